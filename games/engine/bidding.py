@@ -1,0 +1,279 @@
+"""The bidding state machine of both rounds (R10-R20) and the doubling ladder (R21-R24).
+
+Pure functions over small frozen records. ``bid_apply`` returns the next ``Bidding`` or a
+``BidOutcome`` when the bidding is over (a contract, or a redeal when all pass twice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .cards import Suit
+from .errors import IllegalMove
+from .moves import Bid, Call, Double, DoubleCall
+from .rulesets import Ruleset
+
+
+class Stage(StrEnum):
+    R1_OPEN = "r1_open"
+    R1_RESPONSE = "r1_response"
+    R1_CONFIRM = "r1_confirm"
+    SUN_CLAIM = "sun_claim"
+    R2_OPEN = "r2_open"
+    R2_RESPONSE = "r2_response"
+    R2_CHOOSE = "r2_choose"
+
+
+class Mode(StrEnum):
+    SUN = "sun"
+    HOKUM = "hokum"
+
+
+@dataclass(frozen=True, slots=True)
+class Bidding:
+    stage: Stage
+    order: tuple[int, ...]  # [d+1, d+2, d+3, d]
+    queue: tuple[int, ...]  # seats still to act in this stage; queue[0] acts now
+    bidder: int | None = None  # the Hokum bidder, or the Sun/Ashkal caller in SUN_CLAIM
+    kind: Call | None = None  # SUN or ASHKAL in SUN_CLAIM
+
+    @property
+    def to_act(self) -> int:
+        return self.queue[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """R20: the result of the bidding."""
+
+    kind: Call  # HOKUM, SUN or ASHKAL
+    mode: Mode
+    trump: Suit | None
+    declarer: int
+    recipient: int
+    bidding_round: int
+    face_up: int
+
+    @property
+    def bidder_team(self) -> int:
+        return self.declarer % 2
+
+
+REDEAL = "redeal"
+BidOutcome = Contract | str  # a Contract, or REDEAL
+
+
+def bidding_order(dealer: int) -> tuple[int, ...]:
+    return tuple((dealer + i) % 4 for i in range(1, 5))
+
+
+def bidding_start(dealer: int) -> Bidding:
+    order = bidding_order(dealer)
+    return Bidding(stage=Stage.R1_OPEN, order=order, queue=order)
+
+
+def may_ashkal(bidding: Bidding, seat: int, ruleset: Ruleset) -> bool:
+    # R10: only the dealer's left and the dealer.
+    return bidding.order.index(seat) in ruleset.ashkal_positions
+
+
+def bid_legal(bidding: Bidding, face_suit: Suit, ruleset: Ruleset) -> list[Bid]:
+    seat = bidding.to_act
+    stage = bidding.stage
+    if stage is Stage.R1_CONFIRM:  # R13: exactly these two, no Ashkal
+        return [Bid(Call.HOKUM), Bid(Call.SUN)]
+    if stage is Stage.R2_CHOOSE:  # R17: Sun, or Hokum in a suit other than the face-up one
+        return [Bid(Call.SUN)] + [Bid(Call.HOKUM, s) for s in range(4) if s != face_suit]
+    calls = [Bid(Call.PASS)]
+    if stage in (Stage.R1_OPEN, Stage.R2_OPEN):
+        calls.append(Bid(Call.HOKUM))
+    calls.append(Bid(Call.SUN))
+    if may_ashkal(bidding, seat, ruleset):
+        calls.append(Bid(Call.ASHKAL))
+    return calls
+
+
+def _contract(
+    bidding: Bidding, declarer: int, kind: Call, round_no: int, face_up: int, trump: Suit | None
+) -> Contract:
+    mode = Mode.HOKUM if kind is Call.HOKUM else Mode.SUN
+    # R15/R9: Ashkal gives the face-up card to the caller's partner.
+    recipient = (declarer + 2) % 4 if kind is Call.ASHKAL else declarer
+    return Contract(
+        kind=kind,
+        mode=mode,
+        trump=trump if mode is Mode.HOKUM else None,
+        declarer=declarer,
+        recipient=recipient,
+        bidding_round=round_no,
+        face_up=face_up,
+    )
+
+
+def _sun_claim(bidding: Bidding, caller: int, kind: Call, face_up: int) -> Bidding | BidOutcome:
+    # R14: the opponents of the caller who come before the caller in bidding order,
+    # highest priority first.
+    position = bidding.order.index(caller)
+    claimants = tuple(s for s in bidding.order[:position] if (s - caller) % 2 == 1)
+    if not claimants:
+        return _contract(bidding, caller, kind, 1, face_up, None)
+    return Bidding(
+        stage=Stage.SUN_CLAIM, order=bidding.order, queue=claimants, bidder=caller, kind=kind
+    )
+
+
+def bid_apply(bidding: Bidding, bid: Bid, face_up: int, ruleset: Ruleset) -> Bidding | BidOutcome:
+    """Apply ``bid`` by the seat to act (the caller checked the turn). Raises IllegalMove."""
+    face_suit = face_up >> 3
+    if bid not in bid_legal(bidding, face_suit, ruleset):
+        raise IllegalMove("illegal_call", _refusal(bidding, bid, face_suit))
+    seat = bidding.to_act
+    stage = bidding.stage
+    call = bid.call
+    rest = bidding.queue[1:]
+    order = bidding.order
+
+    if stage is Stage.R1_OPEN:
+        if call is Call.PASS:
+            if rest:
+                return Bidding(stage=stage, order=order, queue=rest)
+            return Bidding(stage=Stage.R2_OPEN, order=order, queue=order)
+        if call is Call.HOKUM:
+            # R12: the three others, starting from next(h) and wrapping around.
+            queue = tuple((seat + i) % 4 for i in range(1, 4))
+            return Bidding(stage=Stage.R1_RESPONSE, order=order, queue=queue, bidder=seat)
+        return _sun_claim(bidding, seat, call, face_up)
+
+    if stage is Stage.R1_RESPONSE:
+        if call is Call.PASS:
+            if rest:
+                return Bidding(stage=stage, order=order, queue=rest, bidder=bidding.bidder)
+            assert bidding.bidder is not None
+            return Bidding(
+                stage=Stage.R1_CONFIRM, order=order, queue=(bidding.bidder,), bidder=bidding.bidder
+            )
+        return _sun_claim(bidding, seat, call, face_up)
+
+    if stage is Stage.R1_CONFIRM:  # R13
+        return _contract(bidding, seat, call, 1, face_up, face_suit)
+
+    if stage is Stage.SUN_CLAIM:
+        assert bidding.bidder is not None and bidding.kind is not None
+        if call is Call.PASS:
+            if rest:
+                return Bidding(
+                    stage=stage, order=order, queue=rest, bidder=bidding.bidder, kind=bidding.kind
+                )
+            return _contract(bidding, bidding.bidder, bidding.kind, 1, face_up, None)
+        return _contract(bidding, seat, call, 1, face_up, None)
+
+    if stage in (Stage.R2_OPEN, Stage.R2_RESPONSE):
+        if call is Call.PASS:
+            if rest:
+                return Bidding(stage=stage, order=order, queue=rest, bidder=bidding.bidder)
+            if stage is Stage.R2_OPEN:
+                return REDEAL  # R19
+            assert bidding.bidder is not None
+            return Bidding(
+                stage=Stage.R2_CHOOSE, order=order, queue=(bidding.bidder,), bidder=bidding.bidder
+            )
+        if call is Call.HOKUM:  # only in R2_OPEN (bid_legal checked)
+            # R17: only the players after h in bidding order answer.
+            after = order[order.index(seat) + 1 :]
+            if after:
+                return Bidding(stage=Stage.R2_RESPONSE, order=order, queue=after, bidder=seat)
+            return Bidding(stage=Stage.R2_CHOOSE, order=order, queue=(seat,), bidder=seat)
+        return _contract(bidding, seat, call, 2, face_up, None)  # R18: final at once
+
+    # R2_CHOOSE
+    return _contract(bidding, seat, call, 2, face_up, bid.suit)
+
+
+def _refusal(bidding: Bidding, bid: Bid, face_suit: Suit) -> str:
+    if bidding.stage is Stage.R2_CHOOSE and bid.call is Call.HOKUM:
+        if bid.suit is None:
+            return "the round-2 Hokum choice needs a suit"
+        if bid.suit == face_suit:
+            return "the round-2 Hokum suit must differ from the face-up card's suit"
+    if bid.call is Call.ASHKAL:
+        return "Ashkal is open only to the dealer and the dealer's left, where Sun is"
+    if bid.suit is not None:
+        return "a suit is named only in the round-2 Hokum choice"
+    return f"{bid.call.value} is not open now ({bidding.stage.value})"
+
+
+# --- Doubling ladder (R21-R24) ---------------------------------------------------------
+
+
+class Rung(StrEnum):
+    DOUBLE = "double"
+    TRIPLE = "triple"
+    FOUR = "four"
+    GAHWA = "gahwa"
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    rung: Rung | None  # the call open now; None once the ladder is over
+    queue: tuple[int, ...]
+    multiplier: int = 1
+    doubler: int | None = None
+    gahwa: bool = False
+
+    @property
+    def to_act(self) -> int:
+        return self.queue[0]
+
+
+_NEXT_RUNG = {Rung.DOUBLE: Rung.TRIPLE, Rung.TRIPLE: Rung.FOUR, Rung.FOUR: Rung.GAHWA}
+
+
+def doubling_allowed(contract: Contract, scores: tuple[int, int], ruleset: Ruleset) -> bool:
+    """R22: Hokum always; Sun only if the declarer's team is above and the opponents below."""
+    if contract.mode is Mode.HOKUM:
+        return True
+    threshold = ruleset.sun_doubling_threshold
+    team = contract.bidder_team
+    return scores[team] > threshold and scores[1 - team] < threshold
+
+
+def ladder_start(contract: Contract) -> Ladder:
+    declarer = contract.declarer
+    # R21: the opponents in play order starting from next(declarer).
+    return Ladder(rung=Rung.DOUBLE, queue=((declarer + 1) % 4, (declarer + 3) % 4))
+
+
+def ladder_legal(ladder: Ladder) -> list[Double]:
+    assert ladder.rung is not None
+    return [Double(DoubleCall.PASS), Double(DoubleCall(ladder.rung.value))]
+
+
+def ladder_locked(ladder: Ladder, contract: Contract) -> bool:
+    """R23: Hokum at x2 or x4 (not Gahwa) is locked."""
+    return contract.mode is Mode.HOKUM and ladder.multiplier in (2, 4) and not ladder.gahwa
+
+
+def ladder_apply(ladder: Ladder, double: Double, contract: Contract) -> Ladder:
+    if double not in ladder_legal(ladder):
+        raise IllegalMove("illegal_call", f"{double.call.value} is not open now")
+    seat = ladder.to_act
+    rung = ladder.rung
+    if double.call is DoubleCall.PASS:
+        if rung is Rung.DOUBLE and len(ladder.queue) > 1:
+            return Ladder(rung=rung, queue=ladder.queue[1:])
+        return Ladder(rung=None, queue=(), multiplier=ladder.multiplier, doubler=ladder.doubler)
+    assert rung is not None
+    if rung is Rung.GAHWA:  # R24
+        return Ladder(rung=None, queue=(), multiplier=4, doubler=ladder.doubler, gahwa=True)
+    doubler = seat if rung is Rung.DOUBLE else ladder.doubler
+    assert doubler is not None
+    # Triple and Gahwa belong to the declarer, Four to the doubler (R21).
+    next_rung = _NEXT_RUNG[rung]
+    next_seat = doubler if next_rung is Rung.FOUR else contract.declarer
+    return Ladder(
+        rung=next_rung,
+        queue=(next_seat,),
+        multiplier=ladder.multiplier + 1,
+        doubler=doubler,
+    )

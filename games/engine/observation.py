@@ -1,0 +1,175 @@
+"""What one seat may know (api.md "Hidden information never leaks").
+
+``observation(state, seat)`` is the only view of a live round that leaves the engine: the API
+renders it, bots decide from it. It holds the seat's own hand and what the table has seen, never
+another seat's unplayed cards or the stock. ``seat=None`` is a spectator's view (no hand).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .bidding import Contract
+from .cards import Card, card_names, card_str, cards_of, suit_str
+from .moves import Bid, Double, Move, Project, move_to_dict, project_to_dict
+from .projects import available_projects, best_declaration
+from .state import GameState, Phase, Trick, legal_moves, may_declare, to_act
+
+
+@dataclass(frozen=True, slots=True)
+class PublicDeclaration:
+    seat: int
+    kinds: tuple[str, ...]
+    projects: tuple[Project, ...] | None  # None while the cards are not public yet
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    seat: int | None
+    phase: Phase
+    round_no: int
+    dealer: int
+    scores: tuple[int, int]
+    target: int
+    face_up: Card | None
+    to_act: int | None
+    hand: tuple[Card, ...]
+    card_counts: tuple[int, int, int, int]
+    calls: tuple[tuple[int, Bid], ...]
+    doubles: tuple[tuple[int, Double], ...]
+    contract: Contract | None
+    multiplier: int
+    doubler: int | None
+    gahwa: bool
+    locked: bool
+    leader: int | None
+    trick: tuple[Card, ...]
+    tricks: tuple[Trick, ...]
+    abnat: tuple[int, int]
+    trick_counts: tuple[int, int]
+    declarations: tuple[PublicDeclaration, ...]
+    baloot: tuple[int, ...]
+    legal_moves: tuple[Move, ...]
+    projects_available: tuple[Project, ...]
+    projects_suggested: tuple[Project, ...]
+    winner: int | None
+
+
+def observation(state: GameState, seat: int | None) -> Observation:
+    acting = to_act(state)
+    mine = seat is not None and seat == acting
+    hand = tuple(cards_of(state.hands[seat])) if seat is not None else ()
+    trick1_done = len(state.tricks) >= 1
+    declarations = tuple(
+        PublicDeclaration(
+            seat=s,
+            kinds=tuple(p.kind.value for p in projects),
+            # R30/api.md: other seats see a declaration's cards only once trick 1 is complete.
+            projects=projects if (trick1_done or s == seat) else None,
+        )
+        for s, projects in state.declarations
+    )
+    can_declare = seat is not None and state.contract is not None and may_declare(state, seat)
+    mode = state.contract.mode if state.contract else None
+    available = tuple(available_projects(state.hands[seat], mode)) if can_declare else ()
+    suggested = best_declaration(state.hands[seat], mode) if can_declare and mode else ()
+    return Observation(
+        seat=seat,
+        phase=state.phase,
+        round_no=state.round_no,
+        dealer=state.dealer,
+        scores=state.scores,
+        target=state.target,
+        face_up=state.face_up,
+        to_act=acting,
+        hand=hand,
+        card_counts=tuple(m.bit_count() for m in state.hands),  # type: ignore[arg-type]
+        calls=tuple((s, m) for s, m in state.actions if isinstance(m, Bid)),
+        doubles=tuple((s, m) for s, m in state.actions if isinstance(m, Double)),
+        contract=state.contract,
+        multiplier=state.multiplier,
+        doubler=state.ladder.doubler if state.ladder else None,
+        gahwa=state.gahwa,
+        locked=state.locked,
+        leader=state.leader if state.phase is Phase.PLAYING else None,
+        trick=state.trick,
+        tricks=state.tricks,
+        abnat=state.abnat,
+        trick_counts=state.trick_counts,
+        declarations=declarations,
+        baloot=(state.baloot_seat,)
+        if state.baloot_announced and state.baloot_seat is not None
+        else (),
+        legal_moves=tuple(legal_moves(state)) if mine else (),
+        projects_available=available,
+        projects_suggested=suggested,
+        winner=state.winner,
+    )
+
+
+def contract_to_dict(contract: Contract | None, multiplier: int, gahwa: bool, locked: bool):
+    if contract is None:
+        return None
+    return {
+        "kind": contract.kind.value,
+        "mode": contract.mode.value,
+        "trump": suit_str(contract.trump) if contract.trump is not None else None,
+        "declarer": contract.declarer,
+        "recipient": contract.recipient,
+        "bidding_round": contract.bidding_round,
+        "multiplier": multiplier,
+        "gahwa": gahwa,
+        "locked": locked,
+    }
+
+
+def trick_to_dict(trick: Trick) -> dict[str, Any]:
+    return {
+        "leader": trick.leader,
+        "cards": [card_str(c) for c in trick.cards],
+        "winner": trick.winner,
+        "abnat": trick.abnat,
+    }
+
+
+def observation_to_dict(obs: Observation) -> dict[str, Any]:
+    """The JSON form of an observation (cards, calls and suits as in the record format)."""
+    return {
+        "seat": obs.seat,
+        "phase": obs.phase.value,
+        "number": obs.round_no,
+        "dealer": obs.dealer,
+        "face_up": card_str(obs.face_up) if obs.face_up is not None else None,
+        "to_act": obs.to_act,
+        "hand": card_names(obs.hand),
+        "card_counts": list(obs.card_counts),
+        "calls": [{"seat": s, **move_to_dict(m)} for s, m in obs.calls],
+        "doubles": [{"seat": s, **move_to_dict(m)} for s, m in obs.doubles],
+        "contract": contract_to_dict(obs.contract, obs.multiplier, obs.gahwa, obs.locked),
+        "doubler": obs.doubler,
+        "current_trick": {
+            "leader": obs.leader,
+            "cards": [card_str(c) for c in obs.trick],
+        }
+        if obs.leader is not None
+        else None,
+        "last_trick": trick_to_dict(obs.tricks[-1]) if obs.tricks else None,
+        "tricks_played": len(obs.tricks),
+        "abnat": list(obs.abnat),
+        "trick_counts": list(obs.trick_counts),
+        "projects": [
+            {
+                "seat": d.seat,
+                "kinds": list(d.kinds),
+                "projects": [project_to_dict(p) for p in d.projects]
+                if d.projects is not None
+                else None,
+            }
+            for d in obs.declarations
+        ],
+        "baloot": list(obs.baloot),
+        "legal_moves": [move_to_dict(m) for m in obs.legal_moves],
+        "projects_available": [project_to_dict(p) for p in obs.projects_available],
+        "projects_suggested": [project_to_dict(p) for p in obs.projects_suggested],
+    }

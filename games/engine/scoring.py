@@ -1,0 +1,183 @@
+"""Round scoring (R33-R41): conversions, success, allocation, kaboot, multipliers, Gahwa."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .bidding import Contract, Mode
+from .cards import ACE
+from .moves import Project
+from .projects import BALOOT_POINTS, awarded_team, project_points, project_raw
+from .rulesets import Ruleset
+
+SUN_BASE = 26
+HOKUM_BASE = 16
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    abnat: tuple[int, int]
+    card_points: tuple[int, int]
+    declared: tuple[tuple[int, tuple[Project, ...]], ...]  # (seat, projects) in order made
+    awarded_team: int | None
+    project_points: tuple[int, int]  # the awarded team's points (unmultiplied) in its slot
+    baloot: tuple[int, ...]  # seats that made Baloot
+    kaboot: int | None
+    bidder_team: int | None
+    bidder_failed: bool
+    points: tuple[int, int]  # what the round adds to the match totals
+    gahwa_winner: int | None
+
+
+REDEAL_RESULT = RoundResult(
+    abnat=(0, 0),
+    card_points=(0, 0),
+    declared=(),
+    awarded_team=None,
+    project_points=(0, 0),
+    baloot=(),
+    kaboot=None,
+    bidder_team=None,
+    bidder_failed=False,
+    points=(0, 0),
+    gahwa_winner=None,
+)
+
+
+def sun_card_points(abnat: int) -> int:
+    """R33: nearest 10 with ...5 kept exact, then x2/10 (the floor-to-even integer form)."""
+    q, r = divmod(abnat, 5)
+    return q + (1 if q % 2 == 1 and r > 0 else 0)
+
+
+def hokum_card_points(abnat: int) -> int:
+    """R34 per team: .5 goes down."""
+    return abnat // 10 + (1 if abnat % 10 >= 6 else 0)
+
+
+def card_points(abnat: tuple[int, int], mode: Mode) -> tuple[int, int]:
+    if mode is Mode.SUN:
+        return (sun_card_points(abnat[0]), sun_card_points(abnat[1]))
+    a, b = hokum_card_points(abnat[0]), hokum_card_points(abnat[1])
+    if a + b == 17:  # R34: both totals end in 6; the larger abnat loses one
+        if abnat[0] > abnat[1]:
+            a -= 1
+        else:
+            b -= 1
+    return (a, b)
+
+
+def score_round(
+    *,
+    contract: Contract,
+    ruleset: Ruleset,
+    abnat: tuple[int, int],
+    trick_counts: tuple[int, int],
+    declarations: tuple[tuple[int, tuple[Project, ...]], ...],
+    order: tuple[int, ...],
+    baloot_seat: int | None,
+    multiplier: int,
+    gahwa: bool,
+) -> RoundResult:
+    mode = contract.mode
+    bidder = contract.bidder_team
+    base = SUN_BASE if mode is Mode.SUN else HOKUM_BASE
+    pts = card_points(abnat, mode)
+
+    awarded = awarded_team(declarations, order)
+    awarded_points = 0
+    awarded_raw = 0
+    if awarded is not None:
+        for seat, projects in declarations:
+            if seat % 2 == awarded:
+                awarded_points += sum(project_points(p, mode) for p in projects)
+                awarded_raw += sum(project_raw(p) for p in projects)
+    proj = [0, 0]
+    raw_proj = [0, 0]
+    if awarded is not None:
+        proj[awarded] = awarded_points
+        raw_proj[awarded] = awarded_raw
+
+    baloot = (baloot_seat,) if baloot_seat is not None and mode is Mode.HOKUM else ()
+    baloot_total = BALOOT_POINTS * len(baloot)
+
+    kaboot = 0 if trick_counts[1] == 0 else 1 if trick_counts[0] == 0 else None
+    if kaboot is not None:
+        failed = kaboot != bidder
+    else:
+        # R36: T = card points + awarded project points; ties go to raw abnat.
+        t = (pts[0] + proj[0], pts[1] + proj[1])
+        raw = (abnat[0] + raw_proj[0], abnat[1] + raw_proj[1])
+        opp = 1 - bidder
+        failed = not (t[bidder] > t[opp] or (t[bidder] == t[opp] and raw[bidder] > raw[opp]))
+
+    if gahwa:
+        # R43: the round decides the match; no point arithmetic.
+        winner = kaboot if kaboot is not None else (1 - bidder if failed else bidder)
+        points = (0, 0)
+    else:
+        winner = None
+        points = _allocate(
+            bidder=bidder,
+            failed=failed,
+            kaboot=kaboot,
+            kaboot_value=_kaboot_value(contract, kaboot, ruleset),
+            base=base,
+            t=(pts[0] + proj[0], pts[1] + proj[1]),
+            awarded_points=awarded_points,
+            baloot_team=None if not baloot else baloot[0] % 2,
+            baloot_total=baloot_total,
+            multiplier=multiplier,
+        )
+    return RoundResult(
+        abnat=abnat,
+        card_points=pts,
+        declared=declarations,
+        awarded_team=awarded,
+        project_points=(proj[0], proj[1]),
+        baloot=baloot,
+        kaboot=kaboot,
+        bidder_team=bidder,
+        bidder_failed=failed,
+        points=points,
+        gahwa_winner=winner,
+    )
+
+
+def _kaboot_value(contract: Contract, kaboot: int | None, ruleset: Ruleset) -> int:
+    # R39: 88 when the bidding team sweeps having bid for a face-up Ace.
+    if kaboot == contract.bidder_team and contract.face_up & 7 == ACE:
+        return ruleset.kaboot_ace_points
+    return ruleset.kaboot_points
+
+
+def _allocate(
+    *,
+    bidder: int,
+    failed: bool,
+    kaboot: int | None,
+    kaboot_value: int,
+    base: int,
+    t: tuple[int, int],
+    awarded_points: int,
+    baloot_team: int | None,
+    baloot_total: int,
+    multiplier: int,
+) -> tuple[int, int]:
+    out = [0, 0]
+    if kaboot is not None:  # R39, R41.2: everything to the sweeping team
+        out[kaboot] = (kaboot_value + awarded_points) * multiplier + baloot_total
+        return (out[0], out[1])
+    opp = 1 - bidder
+    if failed:  # R38/R40, R41.1: the bidder's Baloot goes to the opponents too
+        out[opp] = (base + awarded_points) * multiplier + baloot_total
+        return (out[0], out[1])
+    own_baloot = [0, 0]
+    if baloot_team is not None:
+        own_baloot[baloot_team] = baloot_total
+    if multiplier == 1:  # R37
+        return (t[0] + own_baloot[0], t[1] + own_baloot[1])
+    # R40: the bidder takes the whole base; the opponents keep only their Baloot.
+    out[bidder] = (base + awarded_points) * multiplier + own_baloot[bidder]
+    out[opp] = own_baloot[opp]
+    return (out[0], out[1])

@@ -1,0 +1,422 @@
+"""The game state and the engine's core API: deal, legal moves, apply, outcome.
+
+State is immutable: ``apply`` returns a new ``GameState`` and never changes the one it was
+given, so a refused move changes nothing. Randomness never enters: the caller supplies each
+round's shuffled deck (``start_round``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from .bidding import (
+    REDEAL,
+    Bidding,
+    Contract,
+    Ladder,
+    Mode,
+    bid_apply,
+    bid_legal,
+    bidding_order,
+    bidding_start,
+    doubling_allowed,
+    ladder_apply,
+    ladder_legal,
+    ladder_locked,
+    ladder_start,
+)
+from .cards import KING, QUEEN, Card, cards_of, make_card
+from .errors import IllegalMove, MalformedMove
+from .moves import Bid, Declare, Double, Move, Play, Project
+from .play import LAST_TRICK_BONUS, legal_play_mask, trick_abnat, trick_winner
+from .projects import validate_declaration
+from .rulesets import GAMERULES, Ruleset
+from .scoring import REDEAL_RESULT, RoundResult, score_round
+
+
+class Phase(StrEnum):
+    DEAL = "deal"  # waiting for the next round's deck
+    BIDDING = "bidding"
+    DOUBLING = "doubling"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class RoundStatus(StrEnum):
+    COMPLETE = "complete"
+    REDEAL = "redeal"
+    IN_PROGRESS = "in_progress"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[Card, ...]  # in play order from the leader
+    winner: int
+    abnat: int  # trick 8 includes the last-trick 10
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLog:
+    """A finished round: everything a record or a score sheet needs."""
+
+    number: int
+    dealer: int
+    deck: tuple[Card, ...]
+    actions: tuple[tuple[int, Move], ...]
+    contract: Contract | None
+    multiplier: int
+    gahwa: bool
+    locked: bool
+    tricks: tuple[Trick, ...]
+    result: RoundResult
+    status: RoundStatus
+    scores_after: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    winner: int  # team
+    reason: str  # "target_reached" or "gahwa"
+    scores: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    ruleset: Ruleset
+    target: int
+    scores: tuple[int, int]  # before the current round
+    dealer: int
+    phase: Phase
+    round_no: int = 0  # 1-based number of the current (or last) round; redeals count
+    deck: tuple[Card, ...] = ()
+    hands: tuple[int, int, int, int] = (0, 0, 0, 0)  # bit masks
+    face_up: Card | None = None
+    bidding: Bidding | None = None
+    contract: Contract | None = None
+    ladder: Ladder | None = None
+    leader: int = 0
+    trick: tuple[Card, ...] = ()
+    tricks: tuple[Trick, ...] = ()
+    abnat: tuple[int, int] = (0, 0)
+    trick_counts: tuple[int, int] = (0, 0)
+    declarations: tuple[tuple[int, tuple[Project, ...]], ...] = ()
+    baloot_seat: int | None = None
+    baloot_announced: bool = False
+    actions: tuple[tuple[int, Move], ...] = ()
+    history: tuple[RoundLog, ...] = ()
+    winner: int | None = None
+
+    @property
+    def multiplier(self) -> int:
+        return self.ladder.multiplier if self.ladder else 1
+
+    @property
+    def gahwa(self) -> bool:
+        return bool(self.ladder and self.ladder.gahwa)
+
+    @property
+    def locked(self) -> bool:
+        return bool(self.ladder and self.contract and ladder_locked(self.ladder, self.contract))
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return bidding_order(self.dealer)
+
+
+def new_match(
+    ruleset: Ruleset = GAMERULES,
+    *,
+    dealer: int = 0,
+    scores: tuple[int, int] = (0, 0),
+    target: int | None = None,
+) -> GameState:
+    """A match waiting for its first deck (``start_round``)."""
+    if dealer not in range(4):
+        raise ValueError("dealer must be 0-3")
+    return GameState(
+        ruleset=ruleset,
+        target=ruleset.default_target if target is None else target,
+        scores=(int(scores[0]), int(scores[1])),
+        dealer=dealer,
+        phase=Phase.DEAL,
+    )
+
+
+def start_round(state: GameState, deck: tuple[Card, ...] | list[Card]) -> GameState:
+    """Deal ``deck`` (D[0..31], already shuffled by the caller) as R8 fixes it."""
+    if state.phase is not Phase.DEAL:
+        raise ValueError(f"cannot deal in phase {state.phase}")
+    deck = tuple(deck)
+    if sorted(deck) != list(range(32)):
+        raise ValueError("a deck is 32 distinct cards")
+    hands = [0, 0, 0, 0]
+    for i, seat in enumerate(bidding_order(state.dealer)):
+        for card in deck[3 * i : 3 * i + 3] + deck[12 + 2 * i : 14 + 2 * i]:
+            hands[seat] |= 1 << card
+    return replace(
+        state,
+        phase=Phase.BIDDING,
+        round_no=state.round_no + 1,
+        deck=deck,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        face_up=deck[20],
+        bidding=bidding_start(state.dealer),
+    )
+
+
+def to_act(state: GameState) -> int | None:
+    """The seat whose move it is, or None between rounds and after the match."""
+    phase = state.phase
+    if phase is Phase.PLAYING:
+        return (state.leader + len(state.trick)) % 4
+    if phase is Phase.BIDDING:
+        assert state.bidding is not None
+        return state.bidding.to_act
+    if phase is Phase.DOUBLING:
+        assert state.ladder is not None
+        return state.ladder.to_act
+    return None
+
+
+def legal_play_cards(state: GameState, seat: int) -> int:
+    contract = state.contract
+    assert contract is not None
+    return legal_play_mask(state.hands[seat], state.trick, contract.trump, state.locked)
+
+
+def legal_moves(state: GameState) -> list[Move]:
+    """Every legal bid, doubling call or play for the seat to act (declarations are checked
+    when made, not listed, as in the record format)."""
+    phase = state.phase
+    if phase is Phase.PLAYING:
+        seat = (state.leader + len(state.trick)) % 4
+        return [Play(c) for c in cards_of(legal_play_cards(state, seat))]
+    if phase is Phase.BIDDING:
+        assert state.bidding is not None and state.face_up is not None
+        return list(bid_legal(state.bidding, state.face_up >> 3, state.ruleset))
+    if phase is Phase.DOUBLING:
+        assert state.ladder is not None
+        return list(ladder_legal(state.ladder))
+    return []
+
+
+def may_declare(state: GameState, seat: int) -> bool:
+    """R30: only on the seat's own first turn of trick 1, and only once."""
+    return (
+        state.phase is Phase.PLAYING
+        and not state.tricks
+        and to_act(state) == seat
+        and all(s != seat for s, _ in state.declarations)
+    )
+
+
+def apply(state: GameState, seat: int, move: Move) -> GameState:
+    """Apply ``move`` by ``seat``; raise MalformedMove or IllegalMove and change nothing."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
+        raise MalformedMove(f"not a seat: {seat!r}")
+    if state.phase in (Phase.DEAL, Phase.FINISHED):
+        raise MalformedMove("the round is over")
+    if seat != to_act(state):
+        raise IllegalMove("not_your_turn", f"it is seat {to_act(state)}'s turn")
+    actions = (*state.actions, (seat, move))
+    if isinstance(move, Play):
+        if state.phase is not Phase.PLAYING:
+            raise IllegalMove("illegal_call", "cards are played only after bidding and doubling")
+        return _play(state, seat, move.card, actions)
+    if isinstance(move, Bid):
+        if state.phase is not Phase.BIDDING:
+            raise IllegalMove("illegal_call", "the bidding is over")
+        return _bid(state, move, actions)
+    if isinstance(move, Double):
+        if state.phase is not Phase.DOUBLING:
+            raise IllegalMove("illegal_call", "doubling calls are made only after the bidding")
+        return _double(state, move, actions)
+    if isinstance(move, Declare):
+        return _declare(state, seat, move, actions)
+    raise MalformedMove(f"not a move: {move!r}")
+
+
+def _bid(state: GameState, bid: Bid, actions: tuple[tuple[int, Move], ...]) -> GameState:
+    assert state.bidding is not None and state.face_up is not None
+    result = bid_apply(state.bidding, bid, state.face_up, state.ruleset)
+    if isinstance(result, Bidding):
+        return replace(state, bidding=result, actions=actions)
+    if result == REDEAL:
+        return _end_round(replace(state, actions=actions), None)
+    assert isinstance(result, Contract)
+    return _after_bidding(state, result, actions)
+
+
+def _after_bidding(
+    state: GameState, contract: Contract, actions: tuple[tuple[int, Move], ...]
+) -> GameState:
+    # R9: stock cards in bidding order, 3 to each non-recipient, 2 (+ face-up) to the recipient.
+    deck = state.deck
+    hands = list(state.hands)
+    position = 21
+    for seat in bidding_order(state.dealer):
+        count = 2 if seat == contract.recipient else 3
+        for card in deck[position : position + count]:
+            hands[seat] |= 1 << card
+        position += count
+    hands[contract.recipient] |= 1 << deck[20]
+
+    baloot_seat = None
+    if contract.mode is Mode.HOKUM:  # R32: one player holds the trump K and Q
+        assert contract.trump is not None
+        pair = (1 << make_card(contract.trump, KING)) | (1 << make_card(contract.trump, QUEEN))
+        baloot_seat = next((s for s in range(4) if hands[s] & pair == pair), None)
+
+    if doubling_allowed(contract, state.scores, state.ruleset):
+        ladder = ladder_start(contract)
+        phase = Phase.DOUBLING
+    else:
+        ladder = Ladder(rung=None, queue=())
+        phase = Phase.PLAYING
+    return replace(
+        state,
+        phase=phase,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        bidding=None,
+        contract=contract,
+        ladder=ladder,
+        leader=contract.declarer,  # R25
+        baloot_seat=baloot_seat,
+        actions=actions,
+    )
+
+
+def _double(state: GameState, double: Double, actions: tuple[tuple[int, Move], ...]) -> GameState:
+    assert state.ladder is not None and state.contract is not None
+    ladder = ladder_apply(state.ladder, double, state.contract)
+    phase = Phase.DOUBLING if ladder.rung is not None else Phase.PLAYING
+    return replace(state, ladder=ladder, phase=phase, actions=actions)
+
+
+def _declare(
+    state: GameState, seat: int, declare: Declare, actions: tuple[tuple[int, Move], ...]
+) -> GameState:
+    if not may_declare(state, seat):
+        raise IllegalMove(
+            "invalid_project",
+            "projects are declared once, on your first turn of trick 1, before you play",
+        )
+    assert state.contract is not None
+    validate_declaration(state.hands[seat], declare.projects, state.contract.mode)
+    return replace(
+        state, declarations=(*state.declarations, (seat, declare.projects)), actions=actions
+    )
+
+
+def _play(
+    state: GameState, seat: int, card: Card, actions: tuple[tuple[int, Move], ...]
+) -> GameState:
+    contract = state.contract
+    assert contract is not None
+    bit = 1 << card
+    hand = state.hands[seat]
+    if not hand & bit:
+        raise IllegalMove("card_not_held", "that card is not in your hand")
+    if not legal_play_cards(state, seat) & bit:
+        if state.trick:
+            raise IllegalMove("must_follow_suit", "you must follow the led suit")
+        raise IllegalMove("locked_trump_lead", "the round is locked: lead a non-trump card")
+    hands = list(state.hands)
+    hands[seat] = hand & ~bit
+    baloot_announced = state.baloot_announced
+    if seat == state.baloot_seat and card >> 3 == contract.trump and card & 7 in (KING, QUEEN):
+        # R32: announced when the second of the trump K and Q is played.
+        other = card ^ (KING ^ QUEEN)
+        if not hands[seat] & (1 << other):
+            baloot_announced = True
+    trick = (*state.trick, card)
+    if len(trick) < 4:
+        return replace(
+            state,
+            hands=(hands[0], hands[1], hands[2], hands[3]),
+            trick=trick,
+            baloot_announced=baloot_announced,
+            actions=actions,
+        )
+    trump = contract.trump
+    winner = (state.leader + trick_winner(trick, trump)) % 4
+    abnat = trick_abnat(trick, trump)
+    if len(state.tricks) == 7:
+        abnat += LAST_TRICK_BONUS
+    team = winner % 2
+    team_abnat = list(state.abnat)
+    team_abnat[team] += abnat
+    counts = list(state.trick_counts)
+    counts[team] += 1
+    state = replace(
+        state,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        trick=(),
+        tricks=(*state.tricks, Trick(state.leader, trick, winner, abnat)),
+        leader=winner,
+        abnat=(team_abnat[0], team_abnat[1]),
+        trick_counts=(counts[0], counts[1]),
+        baloot_announced=baloot_announced,
+        actions=actions,
+    )
+    if len(state.tricks) < 8:
+        return state
+    result = score_round(
+        contract=contract,
+        ruleset=state.ruleset,
+        abnat=state.abnat,
+        trick_counts=state.trick_counts,
+        declarations=state.declarations,
+        order=state.order,
+        baloot_seat=state.baloot_seat,
+        multiplier=state.multiplier,
+        gahwa=state.gahwa,
+    )
+    return _end_round(state, result)
+
+
+def _end_round(state: GameState, result: RoundResult | None) -> GameState:
+    """Close the round (R42, R43, R19): totals, match end, the deal passes to next(d)."""
+    redeal = result is None
+    result = REDEAL_RESULT if result is None else result
+    scores = (state.scores[0] + result.points[0], state.scores[1] + result.points[1])
+    log = RoundLog(
+        number=state.round_no,
+        dealer=state.dealer,
+        deck=state.deck,
+        actions=state.actions,
+        contract=state.contract,
+        multiplier=state.multiplier,
+        gahwa=state.gahwa,
+        locked=state.locked,
+        tricks=state.tricks,
+        result=result,
+        status=RoundStatus.REDEAL if redeal else RoundStatus.COMPLETE,
+        scores_after=scores,
+    )
+    winner: int | None = None
+    if result.gahwa_winner is not None:
+        winner = result.gahwa_winner
+    elif max(scores) >= state.target and scores[0] != scores[1]:
+        winner = 0 if scores[0] > scores[1] else 1
+    return GameState(
+        ruleset=state.ruleset,
+        target=state.target,
+        scores=scores,
+        dealer=(state.dealer + 1) % 4,
+        phase=Phase.FINISHED if winner is not None else Phase.DEAL,
+        round_no=state.round_no,
+        history=(*state.history, log),
+        winner=winner,
+    )
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """The match result once it has ended by the rules (R42, R43), else None."""
+    if state.winner is None:
+        return None
+    last = state.history[-1]
+    reason = "gahwa" if last.result.gahwa_winner is not None else "target_reached"
+    return Outcome(winner=state.winner, reason=reason, scores=state.scores)
