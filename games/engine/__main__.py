@@ -1,0 +1,149 @@
+"""Command line: ``python -m games.engine replay FILE|-`` and ``... play --seed N``.
+
+No database and no Django: this imports only the pure engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .cards import suit_str
+from .record import EXIT_NOT_A_RECORD, replay_text
+from .selfplay import load_bot, play_match
+from .state import GameState, RoundLog, RoundStatus
+
+TEAMS = ("A", "B")  # team 0 = seats 0 and 2, team 1 = seats 1 and 3 (rules.md 5.0)
+
+
+def _read(source: str) -> str | bytes:
+    if source == "-":
+        return sys.stdin.buffer.read()
+    return Path(source).read_bytes()
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        text = _read(args.file)
+    except OSError as exc:
+        error = {"round": None, "action": None, "code": "malformed", "message": str(exc)}
+        output = {
+            "rounds": [],
+            "scores": [0, 0],
+            "finished": False,
+            "winner": None,
+            "next": None,
+            "error": error,
+        }
+        status = EXIT_NOT_A_RECORD
+    else:
+        output, status = replay_text(text)
+    json.dump(output, out, indent=None if args.compact else 2)
+    out.write("\n")
+    return status
+
+
+def _contract_text(log: RoundLog) -> str:
+    contract = log.contract
+    if contract is None:
+        return "-"
+    if contract.trump is not None:
+        return f"{contract.kind.value} {suit_str(contract.trump)}"
+    return contract.kind.value
+
+
+def _multiplier_text(log: RoundLog) -> str:
+    if log.contract is None:
+        return "-"
+    return "gahwa" if log.gahwa else f"x{log.multiplier}"
+
+
+def _projects_text(log: RoundLog) -> str:
+    result = log.result
+    if result.awarded_team is None:
+        return "-"
+    team = result.awarded_team
+    return f"{TEAMS[team]}+{result.project_points[team]}"
+
+
+def _outcome_text(log: RoundLog) -> str:
+    result = log.result
+    if log.status is RoundStatus.REDEAL:
+        return "redeal"
+    if result.gahwa_winner is not None:
+        return f"gahwa won by {TEAMS[result.gahwa_winner]}"
+    return "failed" if result.bidder_failed else "made"
+
+
+SHEET_HEADER = (
+    f"{'#':>3} {'dlr':>3} {'contract':<9} {'decl':>4} {'mult':>5} {'abnat':>7} "
+    f"{'proj':>5} {'bal':>4} {'kab':>3} {'outcome':<16} {'points':>7} {'totals':>9}"
+)
+
+
+def sheet_line(log: RoundLog) -> str:
+    result = log.result
+    declarer = "-" if log.contract is None else str(log.contract.declarer)
+    baloot = ",".join(str(s) for s in result.baloot) or "-"
+    kaboot = "-" if result.kaboot is None else TEAMS[result.kaboot]
+    abnat = f"{result.abnat[0]}/{result.abnat[1]}"
+    points = f"{result.points[0]}/{result.points[1]}"
+    totals = f"{log.scores_after[0]}/{log.scores_after[1]}"
+    return (
+        f"{log.number:>3} {log.dealer:>3} {_contract_text(log):<9} {declarer:>4} "
+        f"{_multiplier_text(log):>5} {abnat:>7} {_projects_text(log):>5} {baloot:>4} "
+        f"{kaboot:>3} {_outcome_text(log):<16} {points:>7} {totals:>9}"
+    )
+
+
+def print_sheet(state: GameState, out: TextIO) -> None:
+    out.write(SHEET_HEADER + "\n")
+    for log in state.history:
+        out.write(sheet_line(log) + "\n")
+    assert state.winner is not None
+    a, b = state.scores
+    out.write(f"winner: team {TEAMS[state.winner]} (seats {state.winner} and ")
+    out.write(f"{state.winner + 2}), {a}-{b}\n")
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        bot = load_bot(args.bot)
+    except ValueError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 2
+    rng = random.Random(args.seed)
+    state = play_match(rng, [bot] * 4, dealer=args.dealer, target=args.target)
+    out.write(f"seed {args.seed}, bots: {args.bot}, target {state.target}\n")
+    print_sheet(state, out)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    rep = sub.add_parser("replay", help="replay a baloot-record/1 record and print the result")
+    rep.add_argument("file", help="the record's path, or - for standard input")
+    rep.add_argument("--compact", action="store_true", help="print JSON on one line")
+    rep.set_defaults(func=cmd_replay)
+    play = sub.add_parser("play", help="play a match between bots and print its score sheet")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--bot", default="random", help="random, or a module of games.engine.bots")
+    play.add_argument("--dealer", type=int, choices=range(4), default=None)
+    play.add_argument("--target", type=int, default=None)
+    play.set_defaults(func=cmd_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args, out or sys.stdout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,410 @@
+"""The ``baloot-record/1`` format: replay a record, export a match or a round as one.
+
+``replay`` is the contract of record-format.md: it never raises, whatever it is given, and
+returns the output object with the exit status the command line uses (0 replayed, 3 an action
+or round refused, 2 not a record). ``replay_state`` also hands back the resulting
+``GameState`` so tests can compare a replayed match with the one that was exported.
+
+Records are processed in order and the first problem wins: a refused action in round 0 stops
+the replay before a later round is looked at. Everything before the problem is replayed into
+``rounds``/``next``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card, card_names, card_str, cards_of, parse_card
+from .errors import EngineError, MalformedMove
+from .moves import Move, move_from_dict, move_to_dict, project_to_dict
+from .observation import contract_to_dict, trick_to_dict
+from .rulesets import RULESETS, Ruleset
+from .scoring import RoundResult
+from .state import (
+    GameState,
+    Phase,
+    RoundLog,
+    RoundStatus,
+    apply,
+    legal_moves,
+    new_match,
+    start_round,
+    to_act,
+)
+
+FORMAT = "baloot-record/1"
+DEFAULT_RULESET = "gamerules"
+
+EXIT_OK = 0
+EXIT_NOT_A_RECORD = 2
+EXIT_REFUSED = 3
+
+_LIVE = (Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING)
+
+
+class _NotARecord(Exception):
+    """A record-level ``malformed`` (exit 2); ``round`` is the round index or None."""
+
+    def __init__(self, message: str, round_index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.round_index = round_index
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    output: dict[str, Any]
+    status: int
+    state: GameState | None  # None when the header itself was not a record
+
+
+# --- Commitments ---------------------------------------------------------------------------
+
+
+def deck_commitment(salt: str, deck: Iterable[Card] | Iterable[str]) -> str:
+    """Hex SHA-256 of ``salt + ":" + ",".join(deck)``, deck as card names in deal order."""
+    names = [c if isinstance(c, str) else card_str(c) for c in deck]
+    return hashlib.sha256(f"{salt}:{','.join(names)}".encode()).hexdigest()
+
+
+# --- Parsing -------------------------------------------------------------------------------
+
+
+def _is_int(value: object) -> bool:
+    # JSON true/false arrive as bool, which Python also counts as int.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True, slots=True)
+class _Header:
+    ruleset: Ruleset
+    dealer: int
+    scores: tuple[int, int]
+    target: int
+    rounds: list[Any]
+
+
+def _parse_header(record: object) -> _Header:
+    if not isinstance(record, dict):
+        raise _NotARecord("a record is a JSON object")
+    if record.get("format") != FORMAT:
+        raise _NotARecord(f"format must be {FORMAT!r}")
+    name = record.get("ruleset", DEFAULT_RULESET)
+    if not isinstance(name, str) or name not in RULESETS:
+        raise _NotARecord(f"unknown ruleset: {name!r}")
+    ruleset = RULESETS[name]
+    dealer = record.get("dealer", 0)
+    if not _is_int(dealer) or dealer not in range(4):
+        raise _NotARecord("dealer must be a seat 0-3")
+    scores = record.get("scores", [0, 0])
+    if (
+        not isinstance(scores, list)
+        or len(scores) != 2
+        or not all(_is_int(s) and s >= 0 for s in scores)
+    ):
+        raise _NotARecord("scores must be two non-negative integers")
+    target = record.get("target", ruleset.default_target)
+    if not _is_int(target) or target <= 0:
+        raise _NotARecord("target must be a positive integer")
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list):
+        raise _NotARecord("rounds must be a list")
+    return _Header(ruleset, dealer, (scores[0], scores[1]), target, rounds)
+
+
+@dataclass(frozen=True, slots=True)
+class _Round:
+    deck: tuple[Card, ...]
+    deck_names: tuple[str, ...]
+    actions: list[Any]
+    salt: str | None
+    commitment: str | None
+
+
+def _parse_round(data: object, index: int) -> _Round:
+    if not isinstance(data, dict):
+        raise _NotARecord("a round is a JSON object", index)
+    names = data.get("deck")
+    try:
+        if not isinstance(names, list):
+            raise ValueError
+        deck = tuple(parse_card(n) for n in names)
+    except ValueError:
+        raise _NotARecord("deck must be a list of 32 distinct cards", index) from None
+    if len(deck) != 32 or len(set(deck)) != 32:
+        raise _NotARecord("deck must be a list of 32 distinct cards", index)
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise _NotARecord("actions must be a list", index)
+    salt, commitment = data.get("salt"), data.get("commitment")
+    for key, value in (("salt", salt), ("commitment", commitment)):
+        if value is not None and not isinstance(value, str):
+            raise _NotARecord(f"{key} must be a string", index)
+    return _Round(deck, tuple(names), actions, salt, commitment)
+
+
+def _parse_action(data: object) -> tuple[int, Move]:
+    if not isinstance(data, dict):
+        raise MalformedMove("an action must be a JSON object")
+    seat = data.get("seat")
+    if not _is_int(seat) or seat not in range(4):
+        raise MalformedMove(f"not a seat: {seat!r}")
+    return seat, move_from_dict(data)
+
+
+# --- Output --------------------------------------------------------------------------------
+
+
+def result_to_dict(result: RoundResult) -> dict[str, Any]:
+    declared = [
+        {"seat": seat, **project_to_dict(project)}
+        for seat, projects in result.declared
+        for project in projects
+    ]
+    return {
+        "abnat": list(result.abnat),
+        "card_points": list(result.card_points),
+        "projects": {
+            "declared": declared,
+            "awarded_team": result.awarded_team,
+            "points": list(result.project_points),
+        },
+        "baloot": list(result.baloot),
+        "kaboot": result.kaboot,
+        "bidder_team": result.bidder_team,
+        "bidder_failed": result.bidder_failed,
+        "points": list(result.points),
+        "gahwa_winner": result.gahwa_winner,
+    }
+
+
+def finished_round_to_dict(log: RoundLog) -> dict[str, Any]:
+    return {
+        "dealer": log.dealer,
+        "face_up": card_str(log.deck[20]),
+        "status": log.status.value,
+        "contract": contract_to_dict(log.contract, log.multiplier, log.gahwa, log.locked),
+        "tricks": [trick_to_dict(t) for t in log.tricks],
+        "result": result_to_dict(log.result),
+    }
+
+
+def live_round_to_dict(state: GameState) -> dict[str, Any]:
+    tricks = [trick_to_dict(t) for t in state.tricks]
+    # A trick shows once its first card is down; an empty one would only repeat the leader.
+    if state.trick:
+        tricks.append(
+            {
+                "leader": state.leader,
+                "cards": [card_str(c) for c in state.trick],
+                "winner": None,
+                "abnat": None,
+            }
+        )
+    contract = None
+    if state.phase is not Phase.BIDDING:
+        contract = contract_to_dict(state.contract, state.multiplier, state.gahwa, state.locked)
+    return {
+        "dealer": state.dealer,
+        "face_up": card_str(state.deck[20]),
+        "status": RoundStatus.IN_PROGRESS.value,
+        "contract": contract,
+        "tricks": tricks,
+        "result": None,
+    }
+
+
+def next_to_dict(state: GameState) -> dict[str, Any] | None:
+    if state.phase not in _LIVE:
+        return None
+    return {
+        "seat": to_act(state),
+        "phase": state.phase.value,
+        "hands": [card_names(cards_of(h)) for h in state.hands],
+        "legal": [move_to_dict(m) for m in legal_moves(state)],
+    }
+
+
+def _output(
+    rounds: list[dict[str, Any]],
+    state: GameState | None,
+    error: dict[str, Any] | None,
+    *,
+    show_next: bool = True,
+) -> dict[str, Any]:
+    return {
+        "rounds": rounds,
+        "scores": list(state.scores) if state else [0, 0],
+        "finished": bool(state and state.phase is Phase.FINISHED),
+        "winner": state.winner if state else None,
+        "next": next_to_dict(state) if state and show_next else None,
+        "error": error,
+    }
+
+
+def _error(code: str, message: str, round_index: int | None, action: int | None) -> dict:
+    return {"round": round_index, "action": action, "code": code, "message": message}
+
+
+# --- Replay --------------------------------------------------------------------------------
+
+
+def replay(record: object) -> tuple[dict[str, Any], int]:
+    """Replay a parsed record; return (output object, exit status). Never raises."""
+    result = replay_state(record)
+    return result.output, result.status
+
+
+def replay_text(text: str | bytes) -> tuple[dict[str, Any], int]:
+    """``replay`` for raw JSON text, as the command line reads it."""
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        error = _error("malformed", f"not JSON: {exc}", None, None)
+        return _output([], None, error), EXIT_NOT_A_RECORD
+    return replay(record)
+
+
+def replay_state(record: object) -> ReplayResult:
+    try:
+        header = _parse_header(record)
+    except _NotARecord as exc:
+        error = _error("malformed", exc.message, None, None)
+        return ReplayResult(_output([], None, error), EXIT_NOT_A_RECORD, None)
+    state = new_match(
+        header.ruleset, dealer=header.dealer, scores=header.scores, target=header.target
+    )
+    rounds: list[dict[str, Any]] = []
+    for index, data in enumerate(header.rounds):
+        try:
+            state, error, status = _replay_round(state, data, index, rounds)
+        except _NotARecord as exc:
+            error = _error("malformed", exc.message, exc.round_index, None)
+            return ReplayResult(_output(rounds, state, error), EXIT_NOT_A_RECORD, state)
+        if error is not None:
+            return ReplayResult(_output(rounds, state, error), status, state)
+    return ReplayResult(_output(rounds, state, None), EXIT_OK, state)
+
+
+def _replay_round(
+    state: GameState, data: object, index: int, rounds: list[dict[str, Any]]
+) -> tuple[GameState, dict[str, Any] | None, int]:
+    """Replay one round onto ``state``, appending its output to ``rounds``."""
+    if state.phase is Phase.FINISHED:
+        raise _NotARecord("a round after the match ended", index)
+    if state.phase is not Phase.DEAL:
+        raise _NotARecord("a round after a round in progress", index)
+    parsed = _parse_round(data, index)
+    if parsed.salt is not None and parsed.commitment is not None:
+        expected = deck_commitment(parsed.salt, parsed.deck_names)
+        if parsed.commitment.lower() != expected:
+            message = "the deck does not match its commitment"
+            return state, _error("commitment_mismatch", message, index, None), EXIT_REFUSED
+    state = start_round(state, parsed.deck)
+    error = None
+    for number, action in enumerate(parsed.actions):
+        try:
+            seat, move = _parse_action(action)
+            state = apply(state, seat, move)
+        except EngineError as exc:
+            error = _error(exc.code, exc.message, index, number)
+            break
+    rounds.append(round_to_dict(state))
+    return state, error, EXIT_REFUSED
+
+
+def round_to_dict(state: GameState) -> dict[str, Any]:
+    """The output of the round ``state`` is in, or of the round that just ended."""
+    if state.phase in _LIVE:
+        return live_round_to_dict(state)
+    return finished_round_to_dict(state.history[-1])
+
+
+def state_from_record(record: object) -> GameState:
+    """The state a record replays to; raises ValueError when it does not replay cleanly."""
+    result = replay_state(record)
+    if result.status != EXIT_OK or result.state is None:
+        raise ValueError(f"record does not replay: {result.output['error']}")
+    return result.state
+
+
+# --- Export --------------------------------------------------------------------------------
+
+
+def _scores_before(log: RoundLog) -> tuple[int, int]:
+    # A round adds result.points (zero for a redeal and for Gahwa) to the totals before it.
+    after, points = log.scores_after, log.result.points
+    return (after[0] - points[0], after[1] - points[1])
+
+
+def _round_record(
+    deck: tuple[Card, ...], actions: Iterable[tuple[int, Move]], salt: str | None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "deck": [card_str(c) for c in deck],
+        "actions": [{"seat": seat, **move_to_dict(move)} for seat, move in actions],
+    }
+    if salt is not None:
+        out["salt"] = salt
+        out["commitment"] = deck_commitment(salt, deck)
+    return out
+
+
+def _header(state: GameState, dealer: int, scores: tuple[int, int]) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "ruleset": state.ruleset.name,
+        "dealer": dealer,
+        "scores": list(scores),
+        "target": state.target,
+        "rounds": [],
+    }
+
+
+def _has_live_round(state: GameState) -> bool:
+    return state.phase in _LIVE
+
+
+def export_match(
+    state: GameState,
+    *,
+    include_current: bool = True,
+    salts: Mapping[int, str] | None = None,
+) -> dict[str, Any]:
+    """A record of every round of ``state``'s match, the round in progress too unless
+    ``include_current`` is false (the API decides what it may reveal). ``salts`` maps a
+    round's index in the record to its salt; those rounds carry salt and commitment.
+
+    The first dealer and the starting scores come from the first round's log, so a state
+    that began from a record with non-zero scores exports them faithfully."""
+    salts = salts or {}
+    if state.history:
+        first = state.history[0]
+        record = _header(state, first.dealer, _scores_before(first))
+    else:
+        record = _header(state, state.dealer, state.scores)
+    for index, log in enumerate(state.history):
+        record["rounds"].append(_round_record(log.deck, log.actions, salts.get(index)))
+    if include_current and _has_live_round(state):
+        index = len(state.history)
+        record["rounds"].append(_round_record(state.deck, state.actions, salts.get(index)))
+    return record
+
+
+def export_round(state: GameState, index: int, *, salt: str | None = None) -> dict[str, Any]:
+    """A one-round record of round ``index`` (0-based among the match's rounds; the round in
+    progress is ``len(state.history)``), with the dealer and scores it was played under."""
+    if 0 <= index < len(state.history):
+        log = state.history[index]
+        record = _header(state, log.dealer, _scores_before(log))
+        record["rounds"].append(_round_record(log.deck, log.actions, salt))
+        return record
+    if index == len(state.history) and _has_live_round(state):
+        record = _header(state, state.dealer, state.scores)
+        record["rounds"].append(_round_record(state.deck, state.actions, salt))
+        return record
+    raise IndexError(f"no round {index} in this match")
