@@ -1,0 +1,44 @@
+"""Bots for the pure engine. They decide from an ``Observation`` only, never a GameState.
+
+    move = choose_move("normal", observation(state, seat), rng)
+    state = apply(state, seat, move)
+
+A bot may return a ``Declare`` on its first turn of trick 1 (when ``projects_suggested`` is
+non-empty); it is then asked again and plays. Every other move is one of ``legal_moves``.
+All randomness comes from the ``random.Random`` the caller passes.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..moves import Move
+from ..observation import Observation
+from ..rulesets import GAMERULES, Ruleset
+from . import easy, normal, random_bot
+from .normal import NormalConfig
+
+BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal")
+
+
+def choose_move(
+    level: str,
+    obs: Observation,
+    rng: random.Random,
+    *,
+    normal_config: NormalConfig | None = None,
+    ruleset: Ruleset = GAMERULES,
+) -> Move:
+    """The move the bot of ``level`` makes for ``obs.seat``; it must be that seat's turn."""
+    if not obs.legal_moves:
+        raise ValueError("it is not this seat's turn")
+    if level == "random":
+        return random_bot.choose(obs, rng)
+    if level == "easy":
+        return easy.choose(obs, rng)
+    if level == "normal":
+        return normal.choose(obs, rng, normal_config or normal.DEFAULT_CONFIG, ruleset)
+    raise ValueError(f"unknown bot level {level!r}; choose from {BOT_LEVELS}")
+
+
+__all__ = ["BOT_LEVELS", "NormalConfig", "choose_move"]

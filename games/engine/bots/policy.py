@@ -1,0 +1,157 @@
+"""The rule-of-thumb card play shared by the easy bot and the normal bot's rollouts.
+
+It works on raw masks so a rollout can call it tens of thousands of times per decision. It
+sees only what a seat legitimately knows: its own hand, the cards already played and the
+trick on the table (the caller must not pass anything else).
+"""
+
+from __future__ import annotations
+
+from ..cards import (
+    PLAIN_STRENGTH,
+    PLAIN_VALUE,
+    SUIT_MASK,
+    TRUMP_STRENGTH,
+    TRUMP_VALUE,
+    Card,
+    Suit,
+)
+from ..play import legal_play_mask, trick_winner
+
+# A plain trick must be worth at least this many abnat before the bot spends a trump on it
+# (R5: a lone 10 or Ace is worth it, a trick of Queens and Jacks is not).
+RUFF_THRESHOLD = 10
+
+# Cards of each suit, strongest first, under the plain and the trump order (R4).
+_PLAIN_ORDER = tuple(
+    tuple(sorted(range(s * 8, s * 8 + 8), key=lambda c: -PLAIN_STRENGTH[c & 7])) for s in range(4)
+)
+_TRUMP_ORDER = tuple(
+    tuple(sorted(range(s * 8, s * 8 + 8), key=lambda c: -TRUMP_STRENGTH[c & 7])) for s in range(4)
+)
+
+
+def value(card: Card, trump: Suit | None) -> int:
+    return TRUMP_VALUE[card & 7] if card >> 3 == trump else PLAIN_VALUE[card & 7]
+
+
+def strength(card: Card, trump: Suit | None) -> int:
+    return TRUMP_STRENGTH[card & 7] if card >> 3 == trump else PLAIN_STRENGTH[card & 7]
+
+
+def _beat_key(card: Card, led: Suit, trump: Suit | None) -> int:
+    """R27 ranking inside one trick: trumps above the led suit, other suits never win."""
+    suit = card >> 3
+    if suit == trump:
+        return 8 + TRUMP_STRENGTH[card & 7]
+    if suit == led:
+        return PLAIN_STRENGTH[card & 7]
+    return -1
+
+
+def is_boss(card: Card, others: int, trump: Suit | None) -> bool:
+    """No card in ``others`` (cards another seat may still hold) beats ``card`` in its suit."""
+    suit = card >> 3
+    order = _TRUMP_ORDER[suit] if suit == trump else _PLAIN_ORDER[suit]
+    for c in order:
+        if c == card:
+            return True
+        if others >> c & 1:
+            return False
+    return True
+
+
+def bits(mask: int) -> list[Card]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def heuristic_card(
+    hand: int,
+    trick: tuple[Card, ...],
+    seat: int,
+    trump: Suit | None,
+    locked: bool,
+    played: int,
+    bidder_team: int,
+) -> Card:
+    """Choose a card for ``seat``. ``played`` holds every card already played this round,
+    the current trick's included."""
+    legal = legal_play_mask(hand, trick, trump, locked)
+    if not legal & (legal - 1):  # a single legal card
+        return legal.bit_length() - 1
+    # Cards that some other seat may still hold.
+    others = 0xFFFFFFFF & ~hand & ~played
+    cards = bits(legal)
+    if not trick:
+        return _lead(cards, others, trump, seat % 2 == bidder_team)
+    return _follow(cards, trick, seat, trump, others)
+
+
+def _lead(cards: list[Card], others: int, trump: Suit | None, bidding_side: bool) -> Card:
+    if trump is not None and bidding_side:
+        # Draw the opponents' trumps while holding the top trump: protects our side winners.
+        trumps = [c for c in cards if c >> 3 == trump]
+        if trumps and others & SUIT_MASK[trump]:
+            top = max(trumps, key=lambda c: TRUMP_STRENGTH[c & 7])
+            if is_boss(top, others, trump):
+                return top
+    # Cash a plain card nobody can beat in its suit, the most valuable first.
+    bosses = [c for c in cards if c >> 3 != trump and is_boss(c, others, trump)]
+    if bosses:
+        return max(bosses, key=lambda c: (PLAIN_VALUE[c & 7], PLAIN_STRENGTH[c & 7]))
+    # Otherwise give the lead away cheaply; keep trumps and valuable cards.
+    return min(cards, key=lambda c: (c >> 3 == trump, value(c, trump), strength(c, trump)))
+
+
+def _follow(
+    cards: list[Card], trick: tuple[Card, ...], seat: int, trump: Suit | None, others: int
+) -> Card:
+    led = trick[0] >> 3
+    position = len(trick)
+    leader = (seat - position) % 4
+    win_index = trick_winner(trick, trump)
+    winning_card = trick[win_index]
+    partner_winning = (leader + win_index) % 4 == (seat + 2) % 4
+    last = position == 3
+    best = _beat_key(winning_card, led, trump)
+
+    if partner_winning:
+        safe = last or (
+            is_boss(winning_card, others, trump)
+            and (trump is None or winning_card >> 3 == trump or not others & SUIT_MASK[trump])
+        )
+        if safe:
+            # Smear points onto the partner's trick, but keep trumps and our own winners.
+            pool = [c for c in cards if c >> 3 != trump] or cards
+            keep = [c for c in pool if not is_boss(c, others, trump)] or pool
+            return max(keep, key=lambda c: (value(c, trump), -strength(c, trump)))
+        return _lowest(cards, trump)
+
+    trick_points = sum(value(c, trump) for c in trick)
+    winners = [c for c in cards if _beat_key(c, led, trump) > best]
+    if winners:
+        following = [c for c in winners if c >> 3 == led]
+        if following:
+            if last:
+                # Nobody plays after us: take with the most valuable winning card.
+                return max(following, key=lambda c: (value(c, trump), -strength(c, trump)))
+            bosses = [c for c in following if is_boss(c, others, trump)]
+            if bosses:
+                return min(bosses, key=lambda c: _beat_key(c, led, trump))
+            cheap = min(following, key=lambda c: _beat_key(c, led, trump))
+            if value(cheap, trump) <= 4 or led == trump:
+                return cheap
+        else:
+            # Void in the led suit: ruff only a trick worth it, with the smallest trump that wins.
+            if trick_points >= RUFF_THRESHOLD or (last and trick_points > 0):
+                return min(winners, key=lambda c: _beat_key(c, led, trump))
+    return _lowest(cards, trump)
+
+
+def _lowest(cards: list[Card], trump: Suit | None) -> Card:
+    return min(cards, key=lambda c: (c >> 3 == trump, value(c, trump), strength(c, trump)))

@@ -1,0 +1,168 @@
+"""Fast playouts of a determinized round, scored exactly as the engine scores it.
+
+A playout does not go through ``state.apply`` (which copies a frozen dataclass per card); it
+replays R26-R28 on plain ints with the engine's own ``legal_play_mask``/``trick_winner`` and
+hands the final abnat and trick counts to the engine's ``score_round`` (R33-R43). The value of
+a playout is the round-score margin for one team; a Gahwa round, which decides the match, is
+worth ``GAHWA_MARGIN``.
+"""
+
+from __future__ import annotations
+
+from ..cards import PLAIN_VALUE, TRUMP_VALUE, Card
+from ..play import LAST_TRICK_BONUS, legal_play_mask, trick_winner
+from ..scoring import score_round
+from ..state import GameState
+from .policy import bits, heuristic_card
+
+GAHWA_MARGIN = 100.0
+# With this many cards left in all hands, search exactly instead of rolling out (3 tricks).
+ENDGAME_CARDS = 12
+
+
+class Playout:
+    """Playouts and the endgame search for one determinized state, valued for ``team``."""
+
+    def __init__(self, state: GameState, team: int) -> None:
+        contract = state.contract
+        assert contract is not None
+        self.state = state
+        self.team = team
+        self.trump = contract.trump
+        self.locked = state.locked
+        self.bidder_team = contract.bidder_team
+        self._values = tuple(
+            (TRUMP_VALUE if c >> 3 == contract.trump else PLAIN_VALUE)[c & 7] for c in range(32)
+        )
+        self._memo: dict[tuple[int, int, bool, bool], float] = {}
+
+    def margin(self, abnat: tuple[int, int], counts: tuple[int, int]) -> float:
+        key = (abnat[0], abnat[1], counts[0] == 0, counts[1] == 0)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        state = self.state
+        contract = state.contract
+        assert contract is not None
+        result = score_round(
+            contract=contract,
+            ruleset=state.ruleset,
+            abnat=abnat,
+            trick_counts=counts,
+            declarations=state.declarations,
+            order=state.order,
+            baloot_seat=state.baloot_seat,
+            multiplier=state.multiplier,
+            gahwa=state.gahwa,
+        )
+        if result.gahwa_winner is not None:
+            value = GAHWA_MARGIN if result.gahwa_winner == self.team else -GAHWA_MARGIN
+        else:
+            value = float(result.points[self.team] - result.points[1 - self.team])
+        self._memo[key] = value
+        return value
+
+    def evaluate(self, card: Card) -> float:
+        """The margin after the seat to act plays ``card`` and the round is finished."""
+        s = self.state
+        hands = list(s.hands)
+        played = 0
+        for trick in s.tricks:
+            for c in trick.cards:
+                played |= 1 << c
+        for c in s.trick:
+            played |= 1 << c
+        abnat = list(s.abnat)
+        counts = list(s.trick_counts)
+        seat = (s.leader + len(s.trick)) % 4
+        hands[seat] &= ~(1 << card)
+        played |= 1 << card
+        trick = [*s.trick, card]
+        leader = s.leader
+        done = len(s.tricks)
+        if len(trick) == 4:
+            leader = self._close(trick, leader, done, abnat, counts)
+            trick = []
+            done += 1
+        if sum(h.bit_count() for h in hands) <= ENDGAME_CARDS:
+            return self._search(hands, leader, trick, done, abnat, counts, -1e9, 1e9)
+        return self._rollout(hands, leader, trick, done, abnat, counts, played)
+
+    def _close(
+        self, trick: list[Card], leader: int, done: int, abnat: list[int], counts: list[int]
+    ) -> int:
+        """Score a complete trick into ``abnat``/``counts``; return its winner."""
+        winner = (leader + trick_winner(tuple(trick), self.trump)) % 4
+        points = sum(self._values[c] for c in trick)
+        if done == 7:
+            points += LAST_TRICK_BONUS
+        abnat[winner % 2] += points
+        counts[winner % 2] += 1
+        return winner
+
+    def _rollout(
+        self,
+        hands: list[int],
+        leader: int,
+        trick: list[Card],
+        done: int,
+        abnat: list[int],
+        counts: list[int],
+        played: int,
+    ) -> float:
+        trump, locked, bidder = self.trump, self.locked, self.bidder_team
+        while done < 8:
+            seat = (leader + len(trick)) % 4
+            card = heuristic_card(hands[seat], tuple(trick), seat, trump, locked, played, bidder)
+            hands[seat] &= ~(1 << card)
+            played |= 1 << card
+            trick.append(card)
+            if len(trick) == 4:
+                leader = self._close(trick, leader, done, abnat, counts)
+                trick = []
+                done += 1
+        return self.margin((abnat[0], abnat[1]), (counts[0], counts[1]))
+
+    def _search(
+        self,
+        hands: list[int],
+        leader: int,
+        trick: list[Card],
+        done: int,
+        abnat: list[int],
+        counts: list[int],
+        alpha: float,
+        beta: float,
+    ) -> float:
+        """Alpha-beta over the remaining cards (perfect information), margin for ``team``."""
+        if done == 8:
+            return self.margin((abnat[0], abnat[1]), (counts[0], counts[1]))
+        seat = (leader + len(trick)) % 4
+        legal = legal_play_mask(hands[seat], tuple(trick), self.trump, self.locked)
+        maximizing = seat % 2 == self.team
+        best = -1e9 if maximizing else 1e9
+        hand = hands[seat]
+        for card in bits(legal):
+            hands[seat] = hand & ~(1 << card)
+            trick.append(card)
+            if len(trick) == 4:
+                next_abnat, next_counts = list(abnat), list(counts)
+                winner = self._close(trick, leader, done, next_abnat, next_counts)
+                value = self._search(
+                    hands, winner, [], done + 1, next_abnat, next_counts, alpha, beta
+                )
+            else:
+                value = self._search(hands, leader, trick, done, abnat, counts, alpha, beta)
+            trick.pop()
+            if maximizing:
+                if value > best:
+                    best = value
+                alpha = max(alpha, value)
+            else:
+                if value < best:
+                    best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        hands[seat] = hand
+        return best
