@@ -8,11 +8,21 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from games.engine import GAMERULES, apply, new_match, start_round
+from games.engine import GAMERULES, apply, legal_moves, new_match, start_round
 from games.engine.bidding import bidding_order
 from games.engine.cards import Card, card_str, cards_of, parse_card, parse_suit
 from games.engine.errors import EngineError
-from games.engine.moves import Bid, Call, Double, DoubleCall, Move, Play
+from games.engine.moves import (
+    Bid,
+    Call,
+    Declare,
+    Double,
+    DoubleCall,
+    Move,
+    Play,
+    Project,
+    ProjectKind,
+)
 from games.engine.rulesets import Ruleset
 from games.engine.state import GameState, Phase, to_act
 
@@ -183,3 +193,21 @@ def refused(state: GameState, seat: object, move: object, code: str) -> None:
         apply(state, seat, move)  # type: ignore[arg-type]
     assert info.value.code == code, info.value
     assert state == before
+
+
+def play_out(state: GameState) -> GameState:
+    """Finish the current round by always playing the first legal card."""
+    while state.phase is Phase.PLAYING:
+        seat = to_act(state)
+        assert seat is not None
+        moves = [m for m in legal_moves(state) if isinstance(m, Play)]
+        state = apply(state, seat, moves[0])
+    return state
+
+
+def project(kind: str, cards: str) -> Project:
+    return Project(ProjectKind(kind), tuple(sorted(cs(cards))))
+
+
+def declare(*projects: Project) -> Declare:
+    return Declare(tuple(projects))
