@@ -1,0 +1,51 @@
+"""Seeded random game states for the bot tests, reached through the engine's own ``apply``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from games.engine import (
+    Bid,
+    Call,
+    Declare,
+    GameState,
+    Phase,
+    apply,
+    legal_moves,
+    new_match,
+    start_round,
+)
+from games.engine.projects import best_declaration
+from games.engine.state import may_declare, to_act
+
+
+def random_states(seed: int, rounds: int, scores: tuple[int, int] = (0, 0)) -> Iterator[GameState]:
+    """Every state met while random players play ``rounds`` deals (redeals included).
+
+    Players declare their best projects half of the time so that declarations, public and
+    secret, appear in the states."""
+    rng = random.Random(seed)
+    state = new_match(dealer=seed % 4, scores=scores, target=10_000)
+    for _ in range(rounds):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        state = start_round(state, deck)
+        while state.phase not in (Phase.DEAL, Phase.FINISHED):
+            yield state
+            seat = to_act(state)
+            assert seat is not None
+            if may_declare(state, seat) and rng.random() < 0.5:
+                assert state.contract is not None
+                projects = best_declaration(state.hands[seat], state.contract.mode)
+                if projects:
+                    state = apply(state, seat, Declare(projects))
+                    yield state
+            moves = legal_moves(state)
+            if Bid(Call.PASS) in moves and rng.random() < 0.6:
+                # Passing more often than uniformly reaches round 2 (R16-R17) in many deals.
+                state = apply(state, seat, Bid(Call.PASS))
+            else:
+                state = apply(state, seat, rng.choice(moves))
+        if state.phase is Phase.FINISHED:
+            return
