@@ -1,0 +1,127 @@
+"""Register, login, logout, the caller's profile and inbox."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import selectors as account_selectors
+from accounts import services
+from accounts.api.serializers import AuthAnswerSerializer, InboxEntrySerializer, MeSerializer
+from games import selectors as game_selectors
+from games.api import docs
+from games.api.pagination import InboxCursor
+from games.api.serializers import LoginRequestSerializer, RegisterRequestSerializer
+from games.api.views import _valid
+
+_ANON_ERRORS = {
+    429: docs.AUTH_ERRORS[429],
+    503: docs.AUTH_ERRORS[503],
+}
+
+
+class RegisterView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_scope = "auth"
+
+    @extend_schema(
+        operation_id="auth_register",
+        request=RegisterRequestSerializer,
+        responses={
+            201: AuthAnswerSerializer,
+            400: docs.problem("Invalid fields or a taken username (`invalid`)."),
+            **_ANON_ERRORS,
+        },
+        summary="Create an account and get a token",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(RegisterRequestSerializer, request.data)
+        user, token = services.user_register(**data)
+        return Response(
+            {"token": token, "user": account_selectors.user_json(user)},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class LoginView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_scope = "auth"
+
+    @extend_schema(
+        operation_id="auth_login",
+        request=LoginRequestSerializer,
+        responses={
+            200: AuthAnswerSerializer,
+            400: docs.problem("Invalid fields (`invalid`)."),
+            401: docs.problem("Wrong username or password (`authentication_failed`)."),
+            **_ANON_ERRORS,
+        },
+        summary="Get a new bearer token for this device",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(LoginRequestSerializer, request.data)
+        user, token = services.user_login(
+            username=data["username"], password=data["password"], device=data.get("device", "")
+        )
+        return Response({"token": token, "user": account_selectors.user_json(user)})
+
+
+class LogoutView(APIView):
+    throttle_scope = "auth"
+
+    @extend_schema(
+        operation_id="auth_logout",
+        request=None,
+        responses={204: None, **docs.AUTH_ERRORS},
+        summary="Revoke the token this request was made with",
+    )
+    def post(self, request: Request) -> Response:
+        from accounts.models import AuthToken
+
+        if isinstance(request.auth, AuthToken):
+            services.token_revoke(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    throttle_scope = "reads"
+
+    @extend_schema(
+        operation_id="me_retrieve",
+        responses={200: MeSerializer, **docs.AUTH_ERRORS},
+        summary="Your profile and statistics",
+    )
+    def get(self, request: Request) -> Response:
+        user = request.user
+        return Response(
+            {
+                **account_selectors.user_json(user),
+                "date_joined": user.date_joined,
+                "stats": account_selectors.player_stats(user),
+            }
+        )
+
+
+class InboxView(GenericAPIView):
+    throttle_scope = "reads"
+    pagination_class = InboxCursor
+    serializer_class = InboxEntrySerializer
+
+    @extend_schema(
+        operation_id="me_matches_list",
+        responses={200: InboxEntrySerializer(many=True), **docs.AUTH_ERRORS},
+        summary="Your matches: your turn first, then by deadline",
+    )
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(game_selectors.inbox_for(request.user))
+        assert page is not None
+        return self.get_paginated_response(
+            [game_selectors.match_summary(m, request.user) for m in page]
+        )

@@ -1,0 +1,220 @@
+"""One error contract for the whole API: RFC 9457 problem details with a stable ``code``.
+
+Every failure — a move the engine refuses, a domain rule, DRF validation, authentication,
+throttling, a 404 or a database outage — leaves here as ``application/problem+json``:
+``{"type", "title", "status", "detail", "code"}`` plus ``errors`` for validation failures and
+any extra fields of the error (``current_version`` for a stale version).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.engine.errors import ILLEGAL_CODES, EngineError
+
+log = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+PROBLEM_BASE = "https://baloot.example/problems/"
+
+
+class ServiceError(Exception):
+    """A domain refusal raised by a service: carries its HTTP status and stable code."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    code = "invalid"
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        code: str | None = None,
+        status_code: int | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if code is not None:
+            self.code = code
+        if status_code is not None:
+            self.status_code = status_code
+        self.extra = extra
+
+
+# Every code the API can answer with; published as the ErrorCodeEnum schema component.
+ERROR_CODES = sorted(
+    {
+        *ILLEGAL_CODES,
+        "malformed",
+        "invalid",
+        "parse_error",
+        "not_authenticated",
+        "authentication_failed",
+        "account_suspended",
+        "account_banned",
+        "permission_denied",
+        "not_a_player",
+        "not_found",
+        "method_not_allowed",
+        "not_acceptable",
+        "unsupported_media_type",
+        "throttled",
+        "stale_version",
+        "match_not_active",
+        "match_not_waiting",
+        "match_not_finished",
+        "match_full",
+        "seat_taken",
+        "already_seated",
+        "not_seated",
+        "invalid_invite_code",
+        "round_not_finished",
+        "idempotency_key_reused",
+        "duplicate_report",
+        "service_unavailable",
+        "server_error",
+    }
+)
+
+_TITLES = {
+    400: "Bad request",
+    401: "Not authenticated",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    406: "Not acceptable",
+    409: "Conflict",
+    415: "Unsupported media type",
+    422: "Move refused",
+    429: "Too many requests",
+    500: "Server error",
+    503: "Service unavailable",
+}
+
+
+def problem(status_code: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "type": PROBLEM_BASE + code,
+        "title": _TITLES.get(status_code, "Error"),
+        "status": status_code,
+        "detail": detail,
+        "code": code,
+    }
+    body.update(extra)
+    return body
+
+
+def _field_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
+    """Flatten DRF's nested validation errors into ``[{"field", "code", "detail"}]``."""
+    out: list[dict[str, str]] = []
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if key == "non_field_errors":
+                name = prefix or "body"
+            out.extend(_field_errors(value, name))
+    elif isinstance(detail, list):
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list):
+                out.extend(_field_errors(value, f"{prefix}[{index}]"))
+            else:
+                out.extend(_field_errors(value, prefix))
+    else:
+        code = getattr(detail, "code", "invalid") or "invalid"
+        out.append({"field": prefix or "body", "code": str(code), "detail": str(detail)})
+    return out
+
+
+_DRF_CODES = {
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+    exceptions.ParseError: "parse_error",
+}
+
+
+def problem_response(
+    status_code: int, code: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+) -> Response:
+    return Response(
+        problem(status_code, code, detail, **extra),
+        status=status_code,
+        headers=headers,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ServiceError):
+        return problem_response(exc.status_code, exc.code, exc.detail, **exc.extra)
+    if isinstance(exc, EngineError):
+        # A malformed move is a bad body (400); a well-formed move the rules refuse is 422.
+        if exc.code == "malformed":
+            return problem_response(
+                400,
+                "malformed",
+                exc.message,
+                errors=[{"field": "body", "code": "malformed", "detail": exc.message}],
+            )
+        return problem_response(422, exc.code, exc.message)
+    if isinstance(exc, OperationalError | InterfaceError):
+        log.warning("database unavailable: %s", exc.__class__.__name__)
+        return problem_response(
+            503,
+            "service_unavailable",
+            "The database is unavailable; retry shortly.",
+            headers={"Retry-After": "2"},
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = exception_handler(exc, context)
+    if response is None:
+        if isinstance(exc, DatabaseError):
+            log.exception("database error")
+            return problem_response(503, "service_unavailable", "Temporary database error.")
+        return None
+    assert isinstance(exc, exceptions.APIException)
+    headers = {k: v for k, v in response.items() if k in ("Retry-After", "WWW-Authenticate")}
+    if isinstance(exc, exceptions.ValidationError):
+        return problem_response(
+            400,
+            "invalid",
+            "The request body is not valid.",
+            headers=headers,
+            errors=_field_errors(exc.detail),
+        )
+    code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), None)
+    if code is None:
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "invalid"
+    detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+    return problem_response(response.status_code, str(code), str(detail), headers=headers)
+
+
+def _json_problem(status_code: int, code: str, detail: str) -> JsonResponse:
+    return JsonResponse(
+        problem(status_code, code, detail), status=status_code, content_type=PROBLEM_CONTENT_TYPE
+    )
+
+
+def handler404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return _json_problem(404, "not_found", "No such resource.")
+
+
+def handler500(request: HttpRequest) -> JsonResponse:
+    return _json_problem(500, "server_error", "Something went wrong on our side.")

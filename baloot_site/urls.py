@@ -1,0 +1,34 @@
+"""URL map: the v1 API, its schema and docs, health, and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import SimpleRouter
+
+from accounts.api import views as account_views
+from baloot_site import health
+from games.api.views import MatchViewSet
+
+router = SimpleRouter(trailing_slash=False)
+router.register("matches", MatchViewSet, basename="matches")
+
+api_v1 = [
+    path("auth/register", account_views.RegisterView.as_view(), name="auth-register"),
+    path("auth/login", account_views.LoginView.as_view(), name="auth-login"),
+    path("auth/logout", account_views.LogoutView.as_view(), name="auth-logout"),
+    path("me", account_views.MeView.as_view(), name="me"),
+    path("me/matches", account_views.InboxView.as_view(), name="me-matches"),
+    *router.urls,
+]
+
+urlpatterns = [
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("healthz", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+]
+
+handler404 = "baloot_site.errors.handler404"
+handler500 = "baloot_site.errors.handler500"

@@ -1,0 +1,379 @@
+"""Match endpoints: thin views that parse input, call one service or selector, and render.
+
+Every refusal is raised as an exception and rendered by ``baloot_site.errors`` in the one
+problem-details shape; nothing here writes to the database directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from baloot_site.errors import ServiceError
+from games import records, selectors, services
+from games.api import docs
+from games.api import serializers as s
+from games.api.pagination import NewestFirstCursor
+from games.models import Match, MatchStatus, Round, RoundStatus
+
+MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
+
+
+def _view_response(match: Match, seat: Any, status_code: int = 200) -> Response:
+    body = selectors.match_view(match, seat)
+    return Response(body, status=status_code, headers={"ETag": selectors.etag_for(match, seat)})
+
+
+class MatchViewSet(viewsets.GenericViewSet):
+    """Matches: create, list, lobby, join/leave/resign, the per-seat view, moves and records."""
+
+    queryset = Match.objects.all()
+    pagination_class = NewestFirstCursor
+    serializer_class = s.MatchSummarySerializer
+    _SCOPES = {
+        "create": "match_create",
+        "join": "join",
+        "moves": "moves",
+        "leave": "join",
+        "resign": "join",
+    }
+
+    @property
+    def throttle_scope(self) -> str:  # read by ScopedRateThrottle, per action
+        if self.action == "moves" and self.request.method == "GET":
+            return "reads"
+        return self._SCOPES.get(self.action or "", "reads")
+
+    # --- collection --------------------------------------------------------------------------
+
+    @extend_schema(
+        operation_id="matches_create",
+        request=s.MatchCreateRequestSerializer,
+        responses={
+            201: s.MatchViewSerializer,
+            **docs.errors((400, "Invalid options (`invalid`)."), base=docs.AUTH_ERRORS),
+        },
+        summary="Create a match (the creator takes seat 0)",
+    )
+    def create(self, request: Request) -> Response:
+        data = _valid(s.MatchCreateRequestSerializer, request.data)
+        match = services.match_create(
+            creator=request.user,
+            ruleset=data["ruleset"],
+            target=data["target"],
+            turn_seconds=data["turn_seconds"],
+            visibility=data["visibility"],
+            bots=data["bots"],
+        )
+        _, seat = selectors.match_for_viewer(match.pk, request.user)
+        return _view_response(match, seat, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="matches_list",
+        parameters=[
+            OpenApiParameter("status", str, enum=MatchStatus.values),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={
+            200: s.MatchSummarySerializer(many=True),
+            **docs.errors((400, "Bad filter (`invalid`)."), base=docs.AUTH_ERRORS),
+        },
+        summary="Matches you sit in, and public ones",
+    )
+    def list(self, request: Request) -> Response:
+        queryset = selectors.matches_visible_to(request.user)
+        wanted = request.query_params.get("status")
+        if wanted is not None:
+            if wanted not in MatchStatus.values:
+                raise ServiceError(f"Unknown status {wanted!r}.", code="invalid")
+            queryset = queryset.filter(status=wanted)
+        return self._page(queryset.prefetch_related("seats__user"))
+
+    @extend_schema(
+        operation_id="matches_open_list",
+        parameters=[OpenApiParameter("page_size", int)],
+        responses={200: s.MatchSummarySerializer(many=True), **docs.AUTH_ERRORS},
+        summary="The public lobby: waiting public matches with free seats",
+    )
+    @action(detail=False, methods=["get"], url_path="open")
+    def open(self, request: Request) -> Response:
+        return self._page(selectors.lobby().prefetch_related("seats__user"))
+
+    def _page(self, queryset: QuerySet[Match]) -> Response:
+        page = self.paginate_queryset(queryset)
+        assert page is not None
+        return self.get_paginated_response(
+            [selectors.match_summary(m, self.request.user) for m in page]
+        )
+
+    # --- one match ---------------------------------------------------------------------------
+
+    @extend_schema(
+        operation_id="matches_retrieve",
+        parameters=[MATCH_ID],
+        responses={
+            200: s.MatchViewSerializer,
+            304: OpenApiResponse(description="Not modified since the ETag sent in If-None-Match."),
+            **docs.MATCH_ERRORS,
+        },
+        summary="The match as you may see it (your hand and legal moves when seated)",
+    )
+    def retrieve(self, request: Request, pk: str) -> Response | HttpResponse:
+        match, seat = selectors.match_for_viewer(_pk(pk), request.user)
+        etag = selectors.etag_for(match, seat)
+        if etag in _if_none_match(request):
+            return HttpResponse(status=304, headers={"ETag": etag})
+        return _view_response(match, seat)
+
+    @extend_schema(
+        operation_id="matches_join",
+        parameters=[MATCH_ID],
+        request=s.MatchJoinRequestSerializer,
+        responses={
+            200: s.MatchViewSerializer,
+            **docs.errors(
+                (400, "Invalid body (`invalid`)."),
+                (409, "`match_not_waiting`, `already_seated`, `seat_taken` or `match_full`."),
+            ),
+        },
+        summary="Take a free seat (`code` for private matches)",
+    )
+    @action(detail=True, methods=["post"])
+    def join(self, request: Request, pk: str) -> Response:
+        data = _valid(s.MatchJoinRequestSerializer, request.data)
+        match = services.match_join(
+            match_id=_pk(pk), user=request.user, seat=data.get("seat"), code=data.get("code")
+        )
+        return self._seated_view(match)
+
+    @extend_schema(
+        operation_id="matches_leave",
+        parameters=[MATCH_ID],
+        request=None,
+        responses={
+            200: s.MatchViewSerializer,
+            **docs.errors((403, "Not seated (`not_a_player`)."), (409, "`match_not_waiting`.")),
+        },
+        summary="Give up your seat before the match starts",
+    )
+    @action(detail=True, methods=["post"])
+    def leave(self, request: Request, pk: str) -> Response:
+        match = services.match_leave(match_id=_pk(pk), user=request.user)
+        return _view_response(match, None)
+
+    @extend_schema(
+        operation_id="matches_resign",
+        parameters=[MATCH_ID],
+        request=None,
+        responses={
+            200: s.MatchViewSerializer,
+            **docs.errors((403, "Not seated (`not_a_player`)."), (409, "`match_not_active`.")),
+        },
+        summary="Resign: your team loses the match",
+    )
+    @action(detail=True, methods=["post"])
+    def resign(self, request: Request, pk: str) -> Response:
+        match = services.match_resign(match_id=_pk(pk), user=request.user)
+        return self._seated_view(match)
+
+    def _seated_view(self, match: Match) -> Response:
+        match, seat = selectors.match_for_viewer(match.pk, self.request.user)
+        return _view_response(match, seat)
+
+    # --- moves -------------------------------------------------------------------------------
+
+    @extend_schema(
+        methods=["POST"],
+        operation_id="matches_moves_create",
+        parameters=[
+            MATCH_ID,
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="Retry-safe key: the same key and body return the first answer.",
+            ),
+        ],
+        request=s.MoveRequestSerializer,
+        responses={
+            201: s.MatchViewSerializer,
+            **docs.errors(
+                (400, "Not a valid move body (`invalid`, `malformed`)."),
+                (403, "Not seated in this match (`not_a_player`)."),
+                (409, "`stale_version` (with `current_version`) or `match_not_active`."),
+                (
+                    422,
+                    "Refused by the rules (`not_your_turn`, `illegal_call`, `card_not_held`, "
+                    "`locked_trump_lead`, `must_follow_suit`, `invalid_project`) or "
+                    "`idempotency_key_reused`.",
+                ),
+            ),
+        },
+        summary="Make a move",
+    )
+    @extend_schema(
+        methods=["GET"],
+        operation_id="matches_moves_list",
+        parameters=[
+            MATCH_ID,
+            OpenApiParameter("after", int, description="Only moves after this match version."),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={200: s.MoveLogSerializer, **docs.errors((400, "Bad `after` (`invalid`)."))},
+        summary="The public move log after a version",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def moves(self, request: Request, pk: str) -> Response:
+        if request.method == "GET":
+            return self._move_log(request, _pk(pk))
+        data = _valid(s.MoveRequestSerializer, request.data)
+        expected = data.pop("expected_version", None)
+        payload = {k: v for k, v in request.data.items() if k != "expected_version"}
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > 200:
+            raise ServiceError("Idempotency-Key is at most 200 characters.", code="invalid")
+
+        def render(match: Match) -> dict[str, Any]:
+            match._seat_cache = None  # type: ignore[attr-defined]  # seats may have changed
+            seat = next(x for x in selectors._seats(match) if x.user_id == request.user.pk)
+            return selectors.match_view(match, seat)
+
+        answer = services.move_submit(
+            match_id=_pk(pk),
+            user=request.user,
+            payload=payload,
+            expected_version=expected,
+            idempotency_key=key,
+            render=render,
+        )
+        seat_index = answer.body.get("my_seat")
+        etag = f'W/"m{answer.body["id"]}-v{answer.body["version"]}-s{seat_index}"'
+        headers = {"ETag": etag}
+        if answer.replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return Response(answer.body, status=answer.status, headers=headers)
+
+    def _move_log(self, request: Request, match_id: int) -> Response:
+        match, seat = selectors.match_for_viewer(match_id, request.user)
+        after = _int_param(request, "after", 0)
+        size = min(max(_int_param(request, "page_size", 100), 1), 100)
+        entries = selectors.move_log(match, seat, after)
+        page, more = entries[:size], len(entries) > size
+        next_url = None
+        if more:
+            next_url = request.build_absolute_uri(
+                f"{request.path}?after={page[-1]['version']}&page_size={size}"
+            )
+        return Response({"results": page, "next": next_url, "version": match.version})
+
+    # --- score sheet and records ---------------------------------------------------------------
+
+    @extend_schema(
+        operation_id="matches_rounds_list",
+        parameters=[MATCH_ID],
+        responses={200: s.ScoreSheetSerializer, **docs.MATCH_ERRORS},
+        summary="The score sheet: one row per finished round",
+    )
+    @action(detail=True, methods=["get"])
+    def rounds(self, request: Request, pk: str) -> Response:
+        match, _ = selectors.match_for_viewer(_pk(pk), request.user)
+        return Response(
+            {"results": selectors.score_sheet(match), "next": None, "scores": match.scores}
+        )
+
+    @extend_schema(
+        operation_id="matches_rounds_record_retrieve",
+        parameters=[
+            MATCH_ID,
+            OpenApiParameter("number", int, OpenApiParameter.PATH, description="Round number."),
+        ],
+        responses={
+            200: s.RecordSerializer,
+            **docs.errors((409, "The round is still being played (`round_not_finished`).")),
+        },
+        summary="A finished round as a baloot-record/1 record (deck and salt revealed)",
+    )
+    @action(detail=True, methods=["get"], url_path=r"rounds/(?P<number>[0-9]+)/record")
+    def round_record(self, request: Request, pk: str, number: str) -> Response:
+        match, _ = selectors.match_for_viewer(_pk(pk), request.user)
+        rnd = Round.objects.filter(match=match, number=int(number)).first()
+        if rnd is None:
+            raise ServiceError("No such round.", code="not_found", status_code=404)
+        if rnd.status == RoundStatus.IN_PROGRESS:
+            raise ServiceError(
+                "That round is still being played.", code="round_not_finished", status_code=409
+            )
+        return Response(records.round_record(match, rnd))
+
+    @extend_schema(
+        operation_id="matches_record_retrieve",
+        parameters=[MATCH_ID],
+        responses={
+            200: s.RecordSerializer,
+            **docs.errors((409, "The match has not ended (`match_not_finished`).")),
+        },
+        summary="The whole match as a baloot-record/1 record, once it has ended",
+    )
+    @action(detail=True, methods=["get"])
+    def record(self, request: Request, pk: str) -> Response:
+        match, _ = selectors.match_for_viewer(_pk(pk), request.user)
+        if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED):
+            raise ServiceError(
+                "The match has not ended yet.", code="match_not_finished", status_code=409
+            )
+        return Response(records.match_record(match))
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ServiceError(
+            "The body must be a JSON object.",
+            code="invalid",
+            errors=[{"field": "body", "code": "invalid", "detail": "Expected a JSON object."}],
+        )
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _pk(value: str) -> int:
+    try:
+        pk = int(value)
+    except (TypeError, ValueError):
+        raise ServiceError("No such match.", code="not_found", status_code=404) from None
+    if pk <= 0 or pk > 2**62:
+        raise ServiceError("No such match.", code="not_found", status_code=404)
+    return pk
+
+
+def _int_param(request: Request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ServiceError(
+            f"{name} must be an integer.",
+            code="invalid",
+            errors=[{"field": name, "code": "invalid", "detail": "Expected an integer."}],
+        ) from None
+    if value < 0 or value > 2**62:
+        raise ServiceError(
+            f"{name} is out of range.",
+            code="invalid",
+            errors=[{"field": name, "code": "invalid", "detail": "Out of range."}],
+        )
+    return value
+
+
+def _if_none_match(request: Request) -> set[str]:
+    header = request.headers.get("If-None-Match", "")
+    return {tag.strip() for tag in header.split(",") if tag.strip()}

@@ -1,0 +1,242 @@
+"""Matches, seats, rounds and the append-only move log.
+
+The move log plus each round's deck is the truth; ``Match.snapshot`` is a cache of the engine
+state (replaying the log reproduces it, and a test proves it). Models hold fields, constraints
+and ``__str__``; game logic lives in the engine and the services.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games import engine
+
+
+class MatchStatus(models.TextChoices):
+    WAITING = "waiting"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class Visibility(models.TextChoices):
+    PRIVATE = "private"
+    PUBLIC = "public"
+
+
+class EndReason(models.TextChoices):
+    TARGET_REACHED = "target_reached"
+    GAHWA = "gahwa"
+    RESIGNED = "resigned"
+    ABANDONED = "abandoned"
+    ADJUDICATED = "adjudicated"
+
+
+class BotLevel(models.TextChoices):
+    EASY = "easy"
+    NORMAL = "normal"
+
+
+class Actor(models.TextChoices):
+    HUMAN = "human"
+    BOT = "bot"
+    TIMEOUT = "timeout"
+    STAFF = "staff"
+
+
+class Match(models.Model):
+    ruleset = models.CharField(max_length=32, default=engine.GAMERULES.name)
+    rules_version = models.PositiveIntegerField(default=engine.GAMERULES.version)
+    target = models.PositiveIntegerField(default=152)
+    turn_seconds = models.PositiveIntegerField(default=86400)
+    visibility = models.CharField(
+        max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    invite_code = models.CharField(max_length=16, blank=True)
+    status = models.CharField(
+        max_length=10, choices=MatchStatus.choices, default=MatchStatus.WAITING
+    )
+    winner_team = models.PositiveSmallIntegerField(null=True, blank=True)
+    end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    score_team0 = models.IntegerField(default=0)
+    score_team1 = models.IntegerField(default=0)
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    move_count = models.PositiveIntegerField(default=0)
+    # Whose move it is and when the sweep must act: denormalised from the snapshot for the
+    # inbox and the deadline sweep, which must not unpickle every match. For a human turn
+    # ``deadline`` is the player's clock; for a bot (or away) seat it is a short grace after
+    # which the sweep re-enqueues a lost bot task. Clients see it only for human turns.
+    to_act = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    snapshot = models.BinaryField(null=True, blank=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["status", "visibility", "-created_at"], name="match_lobby"),
+            models.Index(
+                fields=["deadline"], name="match_deadline", condition=Q(deadline__isnull=False)
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(winner_team__isnull=True) | Q(winner_team__in=[0, 1]),
+                name="match_winner_team_0_or_1",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.status})"
+
+    @property
+    def scores(self) -> list[int]:
+        return [self.score_team0, self.score_team1]
+
+    def load_state(self) -> engine.GameState | None:
+        if self.snapshot is None:
+            return None
+        return pickle.loads(bytes(self.snapshot))
+
+    def put_state(self, state: engine.GameState) -> None:
+        self.snapshot = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        self.score_team0, self.score_team1 = state.scores
+        self.to_act = engine.to_act(state)
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    away = models.BooleanField(default=False)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                name="seat_unique_user",
+                condition=Q(user__isnull=False),
+            ),
+            models.CheckConstraint(condition=Q(index__lte=3), name="seat_index_0_3"),
+        ]
+        indexes = [models.Index(fields=["user", "match"], name="seat_inbox")]
+
+    def __str__(self) -> str:
+        who = self.user or (f"{self.bot} bot" if self.bot else "empty")
+        return f"seat {self.index}: {who}"
+
+    @property
+    def team(self) -> int:
+        return self.index % 2
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot
+
+
+class RoundStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress"
+    COMPLETE = "complete"
+    REDEAL = "redeal"
+
+
+class Round(models.Model):
+    """One deal. ``deck`` and ``salt`` stay server-side until the round is over; the
+    ``commitment`` is public from the first moment (api.md "Fair dealing")."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    deck = models.JSONField()
+    salt = models.CharField(max_length=32)
+    commitment = models.CharField(max_length=64)
+    status = models.CharField(
+        max_length=12, choices=RoundStatus.choices, default=RoundStatus.IN_PROGRESS
+    )
+    contract = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    scores_before = models.JSONField(default=list)
+    scores_after = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="round_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.match_id} round {self.number}"
+
+
+class Move(models.Model):
+    """The append-only log. ``seq`` counts moves 1, 2, 3... per match without gaps;
+    ``version`` is the match version the move produced."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    round_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    actor = models.CharField(max_length=8, choices=Actor.choices)
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(fields=["match", "version"], name="move_unique_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.match_id} move {self.seq}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise ValueError("the move log is append-only")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class IdempotencyRecord(models.Model):
+    """A stored successful answer to a move, replayed for the same key (api.md)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE)
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "match", "key"], name="idempotency_unique")
+        ]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_age")]
+
+    def __str__(self) -> str:
+        return f"{self.key} on match {self.match_id}"

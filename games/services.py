@@ -1,0 +1,422 @@
+"""Every write to a match: humans, bots, timeouts and staff all change games through here.
+
+One path (architecture.md): lock the match row (``select_for_update``), check the version,
+run the move through the engine, append to the log, store the snapshot and bump the version,
+all in one transaction; follow-up work (bot turns, deadlines) is scheduled on commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from baloot_site.errors import ServiceError
+from games import engine, turns
+from games.dealing import commitment, deck_names, new_salt, shuffled_deck
+from games.engine.observation import contract_to_dict
+from games.models import (
+    Actor,
+    EndReason,
+    IdempotencyRecord,
+    Match,
+    MatchStatus,
+    Move,
+    Round,
+    RoundStatus,
+    Seat,
+    Visibility,
+)
+from games.summaries import result_json
+
+log = logging.getLogger(__name__)
+
+
+def _not_found() -> ServiceError:
+    return ServiceError("No such match.", code="not_found", status_code=404)
+
+
+def match_lock(match_id: int) -> Match:
+    """The match row, locked until the end of the transaction (every write starts here)."""
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise _not_found() from None
+
+
+def _seat_of(match: Match, user: User) -> Seat | None:
+    return Seat.objects.filter(match=match, user=user).first()
+
+
+def _require_seat(match: Match, user: User) -> Seat:
+    seat = _seat_of(match, user)
+    if seat is None:
+        if match.visibility == Visibility.PRIVATE:
+            raise _not_found()  # a private match's existence is not revealed
+        raise ServiceError("You do not sit in this match.", code="not_a_player", status_code=403)
+    return seat
+
+
+# --- Creating, joining, leaving ------------------------------------------------------------
+
+
+@transaction.atomic
+def match_create(
+    *,
+    creator: User,
+    ruleset: str = engine.GAMERULES.name,
+    target: int | None = None,
+    turn_seconds: int | None = None,
+    visibility: str = Visibility.PRIVATE,
+    bots: dict[int, str] | None = None,
+) -> Match:
+    """Create a match with the creator in seat 0 and bots where asked; four filled seats
+    start it at once."""
+    rules = engine.get_ruleset(ruleset)
+    bots = bots or {}
+    match = Match.objects.create(
+        ruleset=rules.name,
+        rules_version=rules.version,
+        target=target or rules.default_target,
+        turn_seconds=turn_seconds or settings.BALOOT["DEFAULT_TURN_SECONDS"],
+        visibility=visibility,
+        invite_code=secrets.token_urlsafe(6) if visibility == Visibility.PRIVATE else "",
+        created_by=creator,
+    )
+    Seat.objects.bulk_create(
+        [Seat(match=match, index=0, user=creator)]
+        + [Seat(match=match, index=i, bot=bots.get(i, "")) for i in (1, 2, 3)]
+    )
+    if all(bots.get(i) for i in (1, 2, 3)):
+        _start(match)
+    return match
+
+
+@transaction.atomic
+def match_join(
+    *, match_id: int, user: User, seat: int | None = None, code: str | None = None
+) -> Match:
+    match = match_lock(match_id)
+    if (
+        match.visibility == Visibility.PRIVATE
+        and not hmac.compare_digest((code or "").encode(), match.invite_code.encode())
+        and _seat_of(match, user) is None
+    ):
+        raise _not_found()
+    if match.status != MatchStatus.WAITING:
+        raise ServiceError(
+            "This match is not waiting for players.", code="match_not_waiting", status_code=409
+        )
+    if _seat_of(match, user) is not None:
+        raise ServiceError("You already sit in this match.", code="already_seated", status_code=409)
+    seats = list(match.seats.all())
+    if seat is None:
+        free = next((s for s in seats if s.is_empty), None)
+        if free is None:
+            raise ServiceError("Every seat is taken.", code="match_full", status_code=409)
+    else:
+        free = next(s for s in seats if s.index == seat)
+        if not free.is_empty:
+            raise ServiceError("That seat is taken.", code="seat_taken", status_code=409)
+    free.user = user
+    free.save(update_fields=["user"])
+    if all(not s.is_empty for s in seats):
+        _start(match)
+    else:
+        _bump(match)
+    return match
+
+
+@transaction.atomic
+def match_leave(*, match_id: int, user: User) -> Match:
+    """Give up a seat before the match starts; the last human leaving aborts the match."""
+    match = match_lock(match_id)
+    seat = _require_seat(match, user)
+    if match.status != MatchStatus.WAITING:
+        raise ServiceError(
+            "Only a waiting match can be left; resign a started one.",
+            code="match_not_waiting",
+            status_code=409,
+        )
+    seat.user = None
+    seat.save(update_fields=["user"])
+    if not match.seats.filter(user__isnull=False).exists():
+        match.status = MatchStatus.ABORTED
+        match.finished_at = timezone.now()
+    _bump(match)
+    return match
+
+
+@transaction.atomic
+def match_resign(*, match_id: int, user: User) -> Match:
+    match = match_lock(match_id)
+    seat = _require_seat(match, user)
+    _require_active(match)
+    match_finish(match, winner_team=1 - seat.team, reason=EndReason.RESIGNED)
+    return match
+
+
+def match_finish(match: Match, *, winner_team: int | None, reason: str) -> None:
+    """End a locked match outside the rules (resign, adjudication) or by them."""
+    match.status = MatchStatus.FINISHED
+    match.winner_team = winner_team
+    match.end_reason = reason
+    match.finished_at = timezone.now()
+    match.to_act = None
+    match.deadline = None
+    _bump(match)
+
+
+def _require_active(match: Match) -> None:
+    if match.status != MatchStatus.ACTIVE:
+        raise ServiceError(
+            "This match is not being played.", code="match_not_active", status_code=409
+        )
+
+
+# --- Starting and dealing ----------------------------------------------------------------------
+
+
+def _start(match: Match) -> None:
+    dealer = secrets.randbelow(4)  # R2: the first dealer is chosen at random
+    state = engine.new_match(engine.get_ruleset(match.ruleset), dealer=dealer, target=match.target)
+    match.first_dealer = dealer
+    match.status = MatchStatus.ACTIVE
+    match.started_at = timezone.now()
+    state = _deal(match, state)
+    _store(match, state)
+
+
+def _deal(match: Match, state: engine.GameState) -> engine.GameState:
+    deck = shuffled_deck()
+    names = deck_names(deck)
+    salt = new_salt()
+    Round.objects.create(
+        match=match,
+        number=state.round_no + 1,
+        dealer=state.dealer,
+        deck=names,
+        salt=salt,
+        commitment=commitment(salt, names),
+        scores_before=list(state.scores),
+    )
+    return engine.start_round(state, deck)
+
+
+def _bump(match: Match, follow_up: turns.FollowUp | None = None) -> None:
+    match.version += 1
+    match.save()
+    if follow_up is not None:
+        match_id, version, eta = match.pk, match.version, match.deadline
+        transaction.on_commit(lambda: turns.schedule(match_id, version, follow_up, eta))
+
+
+def _store(match: Match, state: engine.GameState) -> None:
+    """Save the snapshot, the denormalised turn and deadline, bump the version, and schedule
+    what the next turn needs once the transaction commits."""
+    match.put_state(state)
+    match.deadline = None
+    follow_up = None
+    if match.status == MatchStatus.ACTIVE and match.to_act is not None:
+        seat = match.seats.get(index=match.to_act)
+        now = timezone.now()
+        if turns.is_automatic(seat):
+            match.deadline = now + timedelta(seconds=turns.BOT_GRACE_SECONDS)
+            follow_up = turns.FollowUp.BOT
+        else:
+            match.deadline = now + timedelta(seconds=match.turn_seconds)
+            follow_up = turns.FollowUp.DEADLINE
+    _bump(match, follow_up)
+
+
+def _close_rounds(match: Match, before: engine.GameState, after: engine.GameState) -> None:
+    now = timezone.now()
+    for finished in after.history[len(before.history) :]:
+        Round.objects.filter(match=match, number=finished.number).update(
+            status=RoundStatus(finished.status.value),
+            contract=_contract_json(finished),
+            result=result_json(finished.result),
+            scores_after=list(finished.scores_after),
+            ended_at=now,
+        )
+
+
+def _contract_json(finished: engine.RoundLog) -> dict[str, Any] | None:
+    return contract_to_dict(finished.contract, finished.multiplier, finished.gahwa, finished.locked)
+
+
+# --- Moves ------------------------------------------------------------------------------------
+
+
+def move_apply(*, match: Match, seat: int, move: engine.Move, actor: str) -> Match:
+    """Apply one move to a locked, active match. Raises the engine's errors unchanged, having
+    written nothing."""
+    before = match.load_state()
+    assert before is not None
+    state = engine.apply(before, seat, move)  # IllegalMove / MalformedMove -> nothing written
+    match.move_count += 1
+    Move.objects.create(
+        match=match,
+        seq=match.move_count,
+        version=match.version + 1,
+        round_number=before.round_no,
+        seat=seat,
+        actor=actor,
+        payload=engine.move_to_dict(move),
+    )
+    _close_rounds(match, before, state)
+    if state.phase is engine.Phase.DEAL:
+        state = _deal(match, state)
+    result = engine.outcome(state)
+    if result is not None:
+        match.put_state(state)
+        match_finish(match, winner_team=result.winner, reason=result.reason)
+        return match
+    _store(match, state)
+    return match
+
+
+@dataclass(frozen=True)
+class MoveAnswer:
+    status: int
+    body: dict[str, Any]
+    replayed: bool
+
+
+def request_fingerprint(payload: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+@transaction.atomic
+def move_submit(
+    *,
+    match_id: int,
+    user: User,
+    payload: dict[str, Any],
+    expected_version: int | None,
+    idempotency_key: str | None,
+    render: Callable[[Match], dict[str, Any]],
+) -> MoveAnswer:
+    """A player's move from the API, with idempotent retries.
+
+    The idempotency check runs under the match lock, so two retries racing with the same key
+    serialise: the second sees the first's stored answer instead of playing twice.
+    """
+    match = match_lock(match_id)
+    seat = _require_seat(match, user)
+    fingerprint = request_fingerprint({**payload, "expected_version": expected_version})
+    if idempotency_key:
+        stored = IdempotencyRecord.objects.filter(
+            user=user, match=match, key=idempotency_key
+        ).first()
+        if stored is not None:
+            if stored.fingerprint != fingerprint:
+                raise ServiceError(
+                    "This Idempotency-Key was used with another body.",
+                    code="idempotency_key_reused",
+                    status_code=422,
+                )
+            return MoveAnswer(stored.status_code, stored.body, replayed=True)
+    _require_active(match)
+    if expected_version is not None and expected_version != match.version:
+        raise ServiceError(
+            "The match has moved on; reload it.",
+            code="stale_version",
+            status_code=409,
+            current_version=match.version,
+        )
+    move = engine.move_from_dict(payload)
+    if seat.away or seat.timeouts_in_row:
+        # The player is back: their own move takes the seat back from the bot (api.md). A
+        # refused move rolls this back with everything else.
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["away", "timeouts_in_row"])
+    move_apply(match=match, seat=seat.index, move=move, actor=Actor.HUMAN)
+    body = render(match)
+    if idempotency_key:
+        try:
+            with transaction.atomic():
+                IdempotencyRecord.objects.create(
+                    user=user,
+                    match=match,
+                    key=idempotency_key,
+                    fingerprint=fingerprint,
+                    status_code=201,
+                    body=body,
+                )
+        except IntegrityError:  # pragma: no cover - the lock above makes this unreachable
+            log.warning("idempotency record raced for match %s", match.pk)
+    return MoveAnswer(201, body, replayed=False)
+
+
+# --- Bots and timeouts (called by games.tasks) ----------------------------------------------
+
+
+def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str) -> engine.Move:
+    """A bot's choice for ``seat``, from that seat's observation only."""
+    from games.engine.bots import choose_move
+
+    obs = engine.observation(state, seat)
+    # Seeded per decision so a replayed task makes the same choice; the seed mixes in the
+    # match id and version, never anything a client controls.
+    rng = turns.decision_rng(match.pk, match.version)
+    return choose_move(level, obs, rng)
+
+
+@transaction.atomic
+def bot_turn_play(*, match_id: int, expected_version: int) -> bool:
+    """Play the bot (or away) seat whose turn it was at ``expected_version``.
+
+    Returns False, changing nothing, when the match has moved on: the task was a duplicate,
+    or the sweep or a human got there first.
+    """
+    match = match_lock(match_id)
+    if match.version != expected_version or match.status != MatchStatus.ACTIVE:
+        return False
+    if match.to_act is None:
+        return False
+    seat = match.seats.get(index=match.to_act)
+    if not turns.is_automatic(seat):
+        return False
+    state = match.load_state()
+    assert state is not None
+    move = _automatic_move(match, state, seat.index, seat.bot or turns.AWAY_BOT_LEVEL)
+    move_apply(match=match, seat=seat.index, move=move, actor=Actor.BOT)
+    return True
+
+
+@transaction.atomic
+def turn_expire(*, match_id: int, expected_version: int) -> bool:
+    """A human turn's deadline passed: play a legal move for the seat (actor ``timeout``),
+    and after ``AWAY_AFTER_TIMEOUTS`` in a row hand the seat to a bot until the player moves.
+
+    Returns False, changing nothing, if the turn was played or the deadline moved meanwhile.
+    """
+    match = match_lock(match_id)
+    if match.version != expected_version or match.status != MatchStatus.ACTIVE:
+        return False
+    if match.to_act is None or match.deadline is None or match.deadline > timezone.now():
+        return False
+    seat = match.seats.get(index=match.to_act)
+    if turns.is_automatic(seat):
+        return False
+    state = match.load_state()
+    assert state is not None
+    move = _automatic_move(match, state, seat.index, turns.TIMEOUT_BOT_LEVEL)
+    seat.timeouts_in_row += 1
+    seat.away = seat.timeouts_in_row >= settings.BALOOT["AWAY_AFTER_TIMEOUTS"]
+    seat.save(update_fields=["timeouts_in_row", "away"])
+    move_apply(match=match, seat=seat.index, move=move, actor=Actor.TIMEOUT)
+    return True

@@ -1,0 +1,67 @@
+"""Thin Celery tasks: they take ids and the version they were scheduled for, and call one
+service, which re-reads under the row lock and does nothing if the match moved on. That makes
+every task idempotent per (match, version), so ``acks_late`` redelivery after a worker crash
+can never play a move twice."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.db import DatabaseError
+from django.utils import timezone
+
+from games import services
+from games.models import Match, MatchStatus
+
+log = logging.getLogger(__name__)
+
+_TRANSIENT = (DatabaseError,)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=_TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def play_bot_turn(match_id: int, version: int) -> bool:
+    """Play the bot seat whose turn it was at ``version``; a no-op if the match moved on."""
+    return services.bot_turn_play(match_id=match_id, expected_version=version)
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=_TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def expire_turn(match_id: int, version: int) -> bool:
+    """The human turn at ``version`` ran out of time; a no-op if it was played."""
+    return services.turn_expire(match_id=match_id, expected_version=version)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_deadlines(limit: int = 500) -> int:
+    """Catch every due turn a lost task missed (worker crash, broker restart, far deadline).
+
+    Reads only the indexed ``deadline`` column, then settles each due match in its own
+    transaction, so one bad match cannot hold up the rest.
+    """
+    due = list(
+        Match.objects.filter(status=MatchStatus.ACTIVE, deadline__lte=timezone.now())
+        .order_by("deadline")
+        .values_list("pk", "version")[:limit]
+    )
+    settled = 0
+    for match_id, version in due:
+        try:
+            if services.bot_turn_play(
+                match_id=match_id, expected_version=version
+            ) or services.turn_expire(match_id=match_id, expected_version=version):
+                settled += 1
+        except Exception:
+            log.exception("sweep could not settle match %s at v%s", match_id, version)
+    return settled

@@ -1,0 +1,55 @@
+"""A whole match of four human accounts played through HTTP only (issue: game service)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from games.engine.record import replay
+from tests.conftest import Player
+
+
+def play_to_end(match_id: int, players: list[Player], rng: random.Random, limit: int = 5000):
+    """Every move picked from the acting seat's own legal_moves (or its suggested projects)."""
+    views: list[dict[str, Any]] = []
+    for _ in range(limit):
+        view = players[0].client.get(f"/api/v1/matches/{match_id}").json()
+        if view["status"] != "active":
+            return view, views
+        seat = view["round"]["to_act"]
+        mine = players[seat].client.get(f"/api/v1/matches/{match_id}").json()
+        views.append(mine)
+        rnd = mine["round"]
+        if rnd["projects_suggested"] and rng.random() < 0.8:
+            move = {"type": "declare", "projects": rnd["projects_suggested"]}
+        else:
+            assert rnd["legal_moves"], rnd
+            move = rng.choice(rnd["legal_moves"])
+        response = players[seat].client.post(
+            f"/api/v1/matches/{match_id}/moves",
+            {**move, "expected_version": mine["version"]},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+        assert response.json()["version"] == mine["version"] + 1
+    raise AssertionError("match did not finish")
+
+
+def test_four_humans_play_a_match_to_the_end_and_the_record_replays(table: Any) -> None:
+    view, players = table()
+    final, _ = play_to_end(view["id"], players, random.Random(7))
+    assert final["status"] == "finished"
+    assert final["end_reason"] in ("target_reached", "gahwa")
+    assert final["winner_team"] in (0, 1)
+
+    record = players[1].client.get(f"/api/v1/matches/{view['id']}/record")
+    assert record.status_code == 200
+    output, code = replay(json.loads(record.content))
+    assert code == 0, output["error"]
+    assert output["finished"] is True
+    assert output["winner"] == final["winner_team"]
+    assert output["scores"] == final["scores"]
+
+    sheet = players[2].client.get(f"/api/v1/matches/{view['id']}/rounds").json()
+    assert sheet["results"][-1]["totals"] == final["scores"]
