@@ -151,7 +151,7 @@ def _parse_action(data: object) -> tuple[int, Move]:
     if not isinstance(data, dict):
         raise MalformedMove("an action must be a JSON object")
     seat = data.get("seat")
-    if not _is_int(seat) or seat not in range(4):
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
         raise MalformedMove(f"not a seat: {seat!r}")
     return seat, move_from_dict(data)
 
@@ -246,7 +246,7 @@ def _output(
     }
 
 
-def _error(code: str, message: str, round_index: int | None, action: int | None) -> dict:
+def _error(code: str, message: str, round_index: int | None, action: int | None) -> dict[str, Any]:
     return {"round": round_index, "action": action, "code": code, "message": message}
 
 
@@ -273,27 +273,28 @@ def replay_state(record: object) -> ReplayResult:
     try:
         header = _parse_header(record)
     except _NotARecord as exc:
-        error = _error("malformed", exc.message, None, None)
-        return ReplayResult(_output([], None, error), EXIT_NOT_A_RECORD, None)
+        malformed = _error("malformed", exc.message, None, None)
+        return ReplayResult(_output([], None, malformed), EXIT_NOT_A_RECORD, None)
     state = new_match(
         header.ruleset, dealer=header.dealer, scores=header.scores, target=header.target
     )
     rounds: list[dict[str, Any]] = []
     for index, data in enumerate(header.rounds):
         try:
-            state, error, status = _replay_round(state, data, index, rounds)
+            state, error = _replay_round(state, data, index, rounds)
         except _NotARecord as exc:
-            error = _error("malformed", exc.message, exc.round_index, None)
-            return ReplayResult(_output(rounds, state, error), EXIT_NOT_A_RECORD, state)
-        if error is not None:
-            return ReplayResult(_output(rounds, state, error), status, state)
+            malformed = _error("malformed", exc.message, exc.round_index, None)
+            return ReplayResult(_output(rounds, state, malformed), EXIT_NOT_A_RECORD, state)
+        if error is not None:  # a refused action or commitment: a record, but refused
+            return ReplayResult(_output(rounds, state, error), EXIT_REFUSED, state)
     return ReplayResult(_output(rounds, state, None), EXIT_OK, state)
 
 
 def _replay_round(
     state: GameState, data: object, index: int, rounds: list[dict[str, Any]]
-) -> tuple[GameState, dict[str, Any] | None, int]:
-    """Replay one round onto ``state``, appending its output to ``rounds``."""
+) -> tuple[GameState, dict[str, Any] | None]:
+    """Replay one round onto ``state``, appending its output to ``rounds``; return the new
+    state and the error that stopped it, if any. Raises _NotARecord."""
     if state.phase is Phase.FINISHED:
         raise _NotARecord("a round after the match ended", index)
     if state.phase is not Phase.DEAL:
@@ -303,7 +304,8 @@ def _replay_round(
         expected = deck_commitment(parsed.salt, parsed.deck_names)
         if parsed.commitment.lower() != expected:
             message = "the deck does not match its commitment"
-            return state, _error("commitment_mismatch", message, index, None), EXIT_REFUSED
+            # Nothing of the round is replayed: its deck is not the one that was promised.
+            return state, _error("commitment_mismatch", message, index, None)
     state = start_round(state, parsed.deck)
     error = None
     for number, action in enumerate(parsed.actions):
@@ -314,7 +316,7 @@ def _replay_round(
             error = _error(exc.code, exc.message, index, number)
             break
     rounds.append(round_to_dict(state))
-    return state, error, EXIT_REFUSED
+    return state, error
 
 
 def round_to_dict(state: GameState) -> dict[str, Any]:
