@@ -399,7 +399,8 @@ def _end_round(state: GameState, result: RoundResult | None) -> GameState:
     winner: int | None = None
     if result.gahwa_winner is not None:
         winner = result.gahwa_winner
-    elif max(scores) >= state.target and scores[0] != scores[1]:
+    elif not redeal and max(scores) >= state.target and scores[0] != scores[1]:
+        # R42: only a complete round can end the match; a redeal (R19) ends nothing.
         winner = 0 if scores[0] > scores[1] else 1
     return GameState(
         ruleset=state.ruleset,

@@ -211,3 +211,12 @@ def project(kind: str, cards: str) -> Project:
 
 def declare(*projects: Project) -> Declare:
     return Declare(tuple(projects))
+
+
+# Seat 1 holds all eight spades; with seat 1 leading spades it takes every trick.
+SWEEP_HANDS = {
+    1: "AS KS QS JS 10S 9S 8S 7S",
+    2: "AH KH QH JH AD KD QD JD",
+    3: "10H 9H 8H 7H 10D 9D 8D 7D",
+    0: "AC KC QC JC 10C 9C 8C 7C",
+}

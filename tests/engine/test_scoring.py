@@ -16,7 +16,7 @@ from games.engine.scoring import (
     sun_card_points,
 )
 from games.engine.state import GameState, Phase
-from tests.engine.helpers import calls, dealt, doubles, play_out, project
+from tests.engine.helpers import SWEEP_HANDS, calls, dealt, doubles, play_out, project
 
 SUN, HOKUM = Mode.SUN, Mode.HOKUM
 ORDER_D0 = (1, 2, 3, 0)
@@ -277,12 +277,6 @@ def test_R43_gahwa_round_adds_no_points_and_names_a_winner() -> None:
 
 
 # --- Kaboot through play: seat 1 holds all eight spades and leads every trick. -------------
-SWEEP_HANDS = {
-    1: "AS KS QS JS 10S 9S 8S 7S",
-    2: "AH KH QH JH AD KD QD JD",
-    3: "10H 9H 8H 7H 10D 9D 8D 7D",
-    0: "AC KC QC JC 10C 9C 8C 7C",
-}
 
 
 def sweep(face_up: str, script: str) -> GameState:
