@@ -8,6 +8,7 @@ function of its seed. ``random_choose`` is the baseline; ``load_bot`` finds the 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from collections.abc import Callable, Sequence
@@ -40,9 +41,13 @@ def random_choose(obs: Observation, rng: random.Random) -> Move:
 
 
 def load_bot(name: str) -> Chooser:
-    """``random``, or the ``choose`` of module ``games.engine.bots.<name>``."""
+    """``random`` (this module's, which declares), a level of ``games.engine.bots``
+    (``choose_move(level, obs, rng)``), or the ``choose`` of ``games.engine.bots.<name>``."""
     if name == "random":
         return random_choose
+    bots = importlib.import_module("games.engine.bots")
+    if name in getattr(bots, "BOT_LEVELS", ()):
+        return functools.partial(bots.choose_move, name)
     try:
         module = importlib.import_module(f"games.engine.bots.{name}")
     except ImportError as exc:

@@ -226,6 +226,19 @@ def test_cli_play_runs_a_match_to_a_winner() -> None:
     assert run().stdout == done.stdout  # seeded: the same match every time
 
 
+def test_cli_play_plugs_in_the_easy_bot() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "games.engine", "play", "--seed", "3", "--bot", "easy"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "bots: easy" in done.stdout
+    assert done.stdout.strip().splitlines()[-1].startswith("winner: team ")
+
+
 @pytest.mark.parametrize("bot", ["no_such_bot"])
 def test_cli_play_unknown_bot(bot: str) -> None:
     done = subprocess.run(
