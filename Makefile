@@ -1,10 +1,14 @@
 # Two commands on a fresh machine: `make run` and `make test`. Everything else is optional.
+#   make run    API (Swagger UI at /api/docs/) + Celery worker + beat on the embedded defaults
+#   make test   the whole suite (SQLite by default; PostgreSQL/Redis when DATABASE_URL /
+#               CELERY_BROKER_URL are set, as .ci/run does)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+STAMP := $(VENV)/.installed-stamp
+PYTEST_ARGS ?=
 
-.PHONY: run test test-sqlite test-postgres lint bench bots-eval bench-load schema clean
+.PHONY: run test lint format bench bench-http bots-eval schema demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -12,20 +16,34 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-venv: $(STAMP)
-
 run: $(STAMP)
+	./scripts/dev_run.sh
+
+demo: $(STAMP)
 	$(PY) -m games.engine play --seed 1
 
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+schema: $(STAMP)
+	$(PY) manage.py spectacular --validate --fail-on-warn --file var/schema.yaml
+	@echo "wrote var/schema.yaml"
+
 bench: $(STAMP)
 	$(PY) -m bench.engine
+	$(PY) -m bench.http
+
+bots-eval: $(STAMP)
+	$(PY) -m bench.bots_eval --a normal --b easy --rounds 1000
+	$(PY) -m bench.bots_eval --a easy --b random --rounds 1000
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache var

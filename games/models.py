@@ -12,6 +12,7 @@ import pickle
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from rest_framework.utils.encoders import JSONEncoder
 
 from games import engine
 
@@ -229,7 +230,8 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(max_length=200)
     fingerprint = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
-    body = models.JSONField()
+    # DRF's encoder, so a replayed body is byte-for-byte what the first answer rendered.
+    body = models.JSONField(encoder=JSONEncoder)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
