@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
@@ -50,6 +51,31 @@ def _race(calls: list[Any]) -> list[Any]:
     return results
 
 
+def _post(match_id: int, client: APIClient, body: dict, headers: dict | None = None) -> int:
+    url = f"/api/v1/matches/{match_id}/moves"
+    return client.post(url, body, format="json", headers=headers or {}).status_code
+
+
+def _contenders(
+    match_id: int, move: dict, version: int, key: str, token: str, wrong: APIClient
+) -> list[Any]:
+    post = partial(_post, match_id)
+    current = {**move, "expected_version": version}
+    return [
+        # the same turn from two devices of the same player, same idempotency key
+        partial(post, _device(token), current, {"Idempotency-Key": key}),
+        partial(post, _device(token), current, {"Idempotency-Key": key}),
+        # the same turn, no key, current version: only one may win
+        partial(post, _device(token), current),
+        # a stale version
+        partial(post, _device(token), {**move, "expected_version": version - 1}),
+        # no version at all: lands if first, else refused by the rules
+        partial(post, _device(token), dict(move)),
+        # the wrong seat
+        partial(post, wrong, dict(move)),
+    ]
+
+
 def test_racing_moves_apply_exactly_once_per_turn(table: Any) -> None:
     view, players = table(target=40)
     match_id = view["id"]
@@ -64,31 +90,10 @@ def test_racing_moves_apply_exactly_once_per_turn(table: Any) -> None:
         mine = players[seat].client.get(f"/api/v1/matches/{match_id}").json()
         move = rng.choice(mine["round"]["legal_moves"])
         version = mine["version"]
-        key = f"turn-{turns}"
         token = players[seat].token
         wrong_seat = players[(seat + 1) % 4]
 
-        def post(client: APIClient, body: dict, headers: dict | None = None) -> int:
-            url = f"/api/v1/matches/{match_id}/moves"
-            return client.post(url, body, format="json", headers=headers or {}).status_code
-
-        calls = [
-            # the same turn from two devices of the same player, same idempotency key
-            lambda: post(
-                _device(token), {**move, "expected_version": version}, {"Idempotency-Key": key}
-            ),
-            lambda: post(
-                _device(token), {**move, "expected_version": version}, {"Idempotency-Key": key}
-            ),
-            # the same turn, no key, current version: only one may win
-            lambda: post(_device(token), {**move, "expected_version": version}),
-            # a stale version
-            lambda: post(_device(token), {**move, "expected_version": version - 1}),
-            # no version at all: may land if first, or be refused by the rules after
-            lambda: post(_device(token), dict(move)),
-            # the wrong seat
-            lambda: post(wrong_seat.client, dict(move)),
-        ]
+        calls = _contenders(match_id, move, version, f"turn-{turns}", token, wrong_seat.client)
         before = Match.objects.get(pk=match_id).version
         statuses = _race(calls)
         outcomes.update(statuses)
