@@ -58,13 +58,15 @@ def sample_hands(knowledge: Knowledge, rng: random.Random) -> tuple[int, int, in
     hands = list(knowledge.known)
     hands[seat] = knowledge.own
     for card in cards:
+        # Once only unconstrained cards remain, any placement fits (the sort put them last).
+        free = allowed_of[card] == all_others
         allowed = allowed_of[card]
         types[allowed] -= 1
         options = [s for s in others if allowed >> s & 1 and cap[s] > 0]
         while True:
             choice = rng.choices(options, weights=[cap[s] for s in options])[0]
             cap[choice] -= 1
-            if _feasible(types, cap, subsets):
+            if free or _feasible(types, cap, subsets):
                 break
             cap[choice] += 1
             options.remove(choice)
