@@ -92,6 +92,8 @@ def move_to_dict(move: Move) -> dict[str, Any]:
 
 
 def _enum(enum: type[StrEnum], value: object, what: str) -> Any:
+    if not isinstance(value, str):
+        raise MalformedMove(f"unknown {what}: {value!r}")
     try:
         return enum(value)
     except ValueError:

@@ -70,10 +70,12 @@ def observation(state: GameState, seat: int | None) -> Observation:
         )
         for s, projects in state.declarations
     )
-    can_declare = seat is not None and state.contract is not None and may_declare(state, seat)
-    mode = state.contract.mode if state.contract else None
-    available = tuple(available_projects(state.hands[seat], mode)) if can_declare else ()
-    suggested = best_declaration(state.hands[seat], mode) if can_declare and mode else ()
+    available: tuple[Project, ...] = ()
+    suggested: tuple[Project, ...] = ()
+    if seat is not None and state.contract is not None and may_declare(state, seat):
+        mode = state.contract.mode
+        available = tuple(available_projects(state.hands[seat], mode))
+        suggested = best_declaration(state.hands[seat], mode)
     return Observation(
         seat=seat,
         phase=state.phase,

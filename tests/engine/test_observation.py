@@ -7,6 +7,7 @@ from typing import Any
 
 from games.engine import apply, legal_moves, observation, observation_to_dict, to_act
 from games.engine.cards import card_str, cards_of, parse_card
+from games.engine.moves import Move
 from games.engine.projects import best_declaration
 from games.engine.state import GameState, Phase
 from tests.engine.helpers import (
@@ -75,7 +76,7 @@ def declared_round_states() -> list[GameState]:
     """DECLARE_HANDS: Sun by seat 1; seats 1 and 0 declare; every state along the way."""
     state = calls(dealt(DECLARE_HANDS, recipient=1, face_up="7D"), "1 sun")
     states = [state]
-    script = [
+    script: list[tuple[int, Move]] = [
         (1, declare(project("sira", "AS KS QS"), project("50", "KH QH JH 10H"))),
         (1, play("7D")),
         (2, play("AD")),
@@ -87,9 +88,9 @@ def declared_round_states() -> list[GameState]:
         state = apply(state, seat, move)
         states.append(state)
     while state.phase is Phase.PLAYING:
-        seat = to_act(state)
-        assert seat is not None
-        state = apply(state, seat, legal_moves(state)[0])
+        acting = to_act(state)
+        assert acting is not None
+        state = apply(state, acting, legal_moves(state)[0])
         states.append(state)
     return states
 

@@ -144,6 +144,32 @@ def test_E63_to_E72_round_scores(
     assert result.points == points, example
 
 
+def check_round(example: str) -> None:
+    """One row of the E63-E72 table, by id."""
+    row = next(r for r in ROUNDS if r[0] == example)
+    test_E63_to_E72_round_scores(*row)
+
+
+def test_E65_sun_14_12_succeeds() -> None:
+    """E65 (R33, R36, R37): Sun 66/64 -> 14/12, success, 14/12."""
+    check_round("E65")
+
+
+def test_E66_sun_12_14_fails() -> None:
+    """E66 (R36, R38): Sun 64/66 -> 12/14, failure, 0/26."""
+    check_round("E66")
+
+
+def test_E69_hokum_11_5() -> None:
+    """E69 (R34, R37): Hokum 107/55 -> 11/5, success, 11/5."""
+    check_round("E69")
+
+
+def test_E72_hokum_adjusted_tie_decided_by_raw() -> None:
+    """E72 (R34, R36): Hokum 86/76 -> 8/8 after adjustment; raw 86 > 76: success, 8/8."""
+    check_round("E72")
+
+
 def test_E63_sun_success_16_10() -> None:
     """E63 (R33, R36, R37): Sun, A x1, 76/54 -> 16/10, success, scores 16/10."""
     result = score(SUN, (76, 54))
