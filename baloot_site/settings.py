@@ -4,6 +4,7 @@ The defaults run on a laptop with nothing installed: SQLite and a filesystem Cel
 under ./var. Production sets DATABASE_URL (PostgreSQL, psycopg 3) and CELERY_BROKER_URL (Redis).
 """
 
+import os
 from pathlib import Path
 
 import environ
@@ -74,11 +75,18 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite serialises writers; wait for the lock instead of failing at once, and take the
     # write lock at BEGIN so select_for_update-style read-modify-write stays serial.
+    # WAL lets readers carry on while a writer commits (the web process and a worker share
+    # the file).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
     # A file, not memory, so a Celery worker process in the integration tests sees it too.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    # Per process, so two test runs on one machine never share (and destroy) one file.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -207,6 +215,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "data_folder_out": str(VAR_DIR / "broker"),
         "processed_folder": str(VAR_DIR / "broker-processed"),
         "store_processed": False,
+        # The filesystem transport polls its folder; the default 1 s would delay every bot.
+        "polling_interval": 0.05,
     }
     if CELERY_BROKER_URL.startswith("filesystem")
     else {"visibility_timeout": 3600}

@@ -361,18 +361,64 @@ def move_submit(
     return MoveAnswer(201, body, replayed=False)
 
 
+@transaction.atomic
+def seat_come_back(*, match_id: int, user: User) -> Match:
+    """An away player takes their seat back from the bot (api.md "Away seats").
+
+    While a seat is away its turns are played at once, so a player could rarely beat the bot
+    to a move; this lets them return first. If it is their turn they get a fresh deadline.
+    """
+    match = match_lock(match_id)
+    seat = _require_seat(match, user)
+    _require_active(match)
+    if not seat.away and not seat.timeouts_in_row:
+        return match
+    seat.away = False
+    seat.timeouts_in_row = 0
+    seat.save(update_fields=["away", "timeouts_in_row"])
+    state = match.load_state()
+    assert state is not None
+    _store(match, state)
+    return match
+
+
+def seat_replace_with_bot(*, match: Match, seat_index: int, level: str) -> Seat:
+    """Hand a seat of a locked match to a bot for good (moderation; an all-bot table)."""
+    seat = match.seats.get(index=seat_index)
+    seat.user = None
+    seat.bot = level
+    seat.away = False
+    seat.timeouts_in_row = 0
+    seat.save(update_fields=["user", "bot", "away", "timeouts_in_row"])
+    if match.status == MatchStatus.ACTIVE:
+        state = match.load_state()
+        assert state is not None
+        _store(match, state)
+    elif match.status == MatchStatus.WAITING and all(not s.is_empty for s in match.seats.all()):
+        _start(match)
+    else:
+        _bump(match)
+    return seat
+
+
 # --- Bots and timeouts (called by games.tasks) ----------------------------------------------
 
 
 def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str) -> engine.Move:
     """A bot's choice for ``seat``, from that seat's observation only."""
-    from games.engine.bots import choose_move
+    from games.engine.bots import NormalConfig, choose_move
 
     obs = engine.observation(state, seat)
     # Seeded per decision so a replayed task makes the same choice; the seed mixes in the
     # match id and version, never anything a client controls.
     rng = turns.decision_rng(match.pk, match.version)
-    return choose_move(level, obs, rng)
+    return choose_move(
+        level,
+        obs,
+        rng,
+        normal_config=NormalConfig(budget=settings.BALOOT["BOT_TIME_BUDGET"]),
+        ruleset=state.ruleset,
+    )
 
 
 @transaction.atomic
@@ -382,8 +428,8 @@ def bot_turn_play(*, match_id: int, expected_version: int) -> bool:
     Returns False, changing nothing, when the match has moved on: the task was a duplicate,
     or the sweep or a human got there first.
     """
-    match = match_lock(match_id)
-    if match.version != expected_version or match.status != MatchStatus.ACTIVE:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
         return False
     if match.to_act is None:
         return False
@@ -404,8 +450,8 @@ def turn_expire(*, match_id: int, expected_version: int) -> bool:
 
     Returns False, changing nothing, if the turn was played or the deadline moved meanwhile.
     """
-    match = match_lock(match_id)
-    if match.version != expected_version or match.status != MatchStatus.ACTIVE:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
         return False
     if match.to_act is None or match.deadline is None or match.deadline > timezone.now():
         return False

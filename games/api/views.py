@@ -43,6 +43,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         "moves": "moves",
         "leave": "join",
         "resign": "join",
+        "back": "join",
     }
 
     @property
@@ -181,6 +182,21 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def resign(self, request: Request, pk: str) -> Response:
         match = services.match_resign(match_id=_pk(pk), user=request.user)
+        return self._seated_view(match)
+
+    @extend_schema(
+        operation_id="matches_back",
+        parameters=[MATCH_ID],
+        request=None,
+        responses={
+            200: s.MatchViewSerializer,
+            **docs.errors((403, "Not seated (`not_a_player`)."), (409, "`match_not_active`.")),
+        },
+        summary="Take your seat back from the bot after going away",
+    )
+    @action(detail=True, methods=["post"])
+    def back(self, request: Request, pk: str) -> Response:
+        match = services.seat_come_back(match_id=_pk(pk), user=request.user)
         return self._seated_view(match)
 
     def _seated_view(self, match: Match) -> Response:

@@ -1,0 +1,121 @@
+"""A real Celery worker process (with embedded beat) against the suite's test database and
+the configured broker: Redis in CI, kombu's filesystem transport on the embedded defaults."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+class WorkerProcess:
+    """Start, hard-kill and restart ``celery worker -B`` as a separate OS process."""
+
+    def __init__(self, env: dict[str, str], log_dir: Path) -> None:
+        self.env = env
+        self.log_dir = log_dir
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        log = (self.log_dir / f"worker-{self.starts}.log").open("wb")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "baloot_site",
+                "worker",
+                "--beat",
+                "--schedule",
+                str(self.log_dir / "beat-schedule"),
+                "--pool=solo",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+
+    def logs(self) -> str:
+        return "\n".join(p.read_text(errors="replace") for p in sorted(self.log_dir.glob("*.log")))
+
+
+@pytest.fixture
+def worker(transactional_db: None, tmp_path: Path) -> Iterator[WorkerProcess]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "BALOOT_SWEEP_SECONDS": "1",
+        "BALOOT_BOT_TIME_BUDGET": "0.05",
+    }
+    # Stale messages from earlier runs would be harmless no-ops (tasks check the version),
+    # but they would slow the worker down; start from an empty queue.
+    subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "baloot_site", "purge", "-f"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    process = WorkerProcess(env, tmp_path)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def wait_for(
+    condition: Callable[[], Any], *, timeout: float, worker: WorkerProcess, what: str
+) -> Any:
+    """Poll until ``condition()`` is truthy; a bounded wait, not a timing assertion."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(
+        f"timed out waiting for {what}\n--- worker log ---\n{worker.logs()[-6000:]}"
+    )
