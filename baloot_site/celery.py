@@ -17,6 +17,6 @@ def _make_filesystem_broker_dirs(sender: Celery, **kwargs: object) -> None:
     from pathlib import Path
 
     options = sender.conf.broker_transport_options or {}
-    for key in ("data_folder_in", "data_folder_out", "processed_folder"):
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
         if options.get(key):
             Path(options[key]).mkdir(parents=True, exist_ok=True)
