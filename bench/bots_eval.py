@@ -104,13 +104,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=1000, help="duplicate deals")
     parser.add_argument("--matches", type=int, default=100, help="full matches (even)")
     parser.add_argument("--samples", type=int, default=16, help="normal bot deals per card")
+    parser.add_argument(
+        "--bid-samples", type=int, default=NormalConfig().bid_samples, help="0: easy bidding"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     ns = parser.parse_args(argv)
-    setup = Setup(a=ns.a, b=ns.b, normal=NormalConfig(samples=ns.samples), seed=ns.seed)
+    setup = Setup(
+        a=ns.a,
+        b=ns.b,
+        normal=NormalConfig(samples=ns.samples, bid_samples=ns.bid_samples),
+        seed=ns.seed,
+    )
     print(
         f"A={ns.a} vs B={ns.b}; {ns.rounds} duplicate deals ({2 * ns.rounds} rounds), "
-        f"{ns.matches} matches; normal samples/decision={ns.samples}; seed={ns.seed}"
+        f"{ns.matches} matches; normal samples/card={ns.samples}, "
+        f"deals/bid option={ns.bid_samples}; seed={ns.seed}"
     )
     start = time.perf_counter()
     with Pool(ns.workers) as pool:

@@ -14,14 +14,20 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..moves import Declare, Move, Play
+from ..moves import Bid, Call, Declare, Move, Play
 from ..observation import Observation
 from ..rulesets import GAMERULES, Ruleset
 from ..state import Phase
 from . import easy
+from .bidsim import contract_value
 from .determinize import public_state, sample_hands, with_hands
 from .knowledge import infer
 from .simulate import Playout
+
+# A contract is bid only if its simulated margin beats passing. Passing is worth more when the
+# standing bid is the partner's: taking it over risks our team's contract for a small gain.
+PASS_VALUE = 2.0
+PASS_VALUE_PARTNER_BID = 8.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +38,8 @@ class NormalConfig:
     samples: int | None = None
     min_samples: int = 4
     max_samples: int = 200
+    # Simulated deals per candidate contract when bidding (0: the easy bot's rules of thumb).
+    bid_samples: int = 48
 
 
 DEFAULT_CONFIG = NormalConfig()
@@ -46,7 +54,9 @@ def choose(
     if obs.projects_suggested:
         return Declare(obs.projects_suggested)
     if obs.phase is Phase.BIDDING:
-        return easy.choose_bid(obs)
+        if config.bid_samples <= 0:
+            return easy.choose_bid(obs)
+        return choose_bid(obs, rng, config, ruleset)
     if obs.phase is Phase.DOUBLING:
         return easy.choose_double(obs)
     return choose_play(obs, rng, config, ruleset)
@@ -87,3 +97,49 @@ def choose_play(
     if totals[candidates.index(fallback)] >= best - 1e-9:
         return fallback
     return candidates[totals.index(best)]
+
+
+def choose_bid(obs: Observation, rng: random.Random, config: NormalConfig, ruleset: Ruleset) -> Bid:
+    assert obs.seat is not None and obs.face_up is not None
+    seat = obs.seat
+    hand = easy.hand_mask(obs)
+    face_suit = obs.face_up >> 3
+    legal = [m for m in obs.legal_moves if isinstance(m, Bid)]
+    round_two = easy.is_round_two(obs)
+    # The same deals for every option: the comparison is then far less noisy.
+    seed = rng.getrandbits(64)
+
+    def value(kind: Call, trump: int | None) -> float:
+        return contract_value(
+            hand=hand,
+            face_up=obs.face_up or 0,
+            seat=seat,
+            dealer=obs.dealer,
+            scores=obs.scores,
+            kind=kind,
+            trump=trump,
+            declarer=seat,
+            bidding_round=2 if round_two else 1,
+            samples=config.bid_samples,
+            rng=random.Random(seed),
+            ruleset=ruleset,
+        )
+
+    options: dict[Bid, float] = {}
+    for move in legal:
+        if move.call is Call.PASS:
+            continue
+        if move.call is not Call.HOKUM:
+            options[move] = value(move.call, None)
+        elif move.suit is not None:  # R17 choice
+            options[move] = value(Call.HOKUM, move.suit)
+        elif round_two:  # the suit is named later: value the best one
+            options[move] = max(value(Call.HOKUM, s) for s in range(4) if s != face_suit)
+        else:
+            options[move] = value(Call.HOKUM, face_suit)
+    best = max(options, key=lambda m: options[m])
+    if Bid(Call.PASS) not in legal:
+        return best
+    standing = next((s for s, b in reversed(obs.calls) if b.call is not Call.PASS), None)
+    threshold = PASS_VALUE_PARTNER_BID if standing == (seat + 2) % 4 else PASS_VALUE
+    return best if options[best] > threshold else Bid(Call.PASS)

@@ -62,6 +62,25 @@ class Playout:
         self._memo[key] = value
         return value
 
+    def value(self) -> float:
+        """The margin of playing the round out from the state as it is."""
+        s = self.state
+        played = 0
+        for trick in s.tricks:
+            for c in trick.cards:
+                played |= 1 << c
+        for c in s.trick:
+            played |= 1 << c
+        return self._rollout(
+            list(s.hands),
+            s.leader,
+            list(s.trick),
+            len(s.tricks),
+            list(s.abnat),
+            list(s.trick_counts),
+            played,
+        )
+
     def evaluate(self, card: Card) -> float:
         """The margin after the seat to act plays ``card`` and the round is finished."""
         s = self.state

@@ -129,3 +129,19 @@ def test_determinize_refuses_bidding_observations() -> None:
     state = next(random_states(43, 1))
     with pytest.raises(ValueError):
         determinize(observation(state, to_act(state)), random.Random(0))
+
+
+def test_bidding_simulation_deals_complete_hands() -> None:
+    from games.engine.bots.bidsim import _deal
+
+    rng = random.Random(2)
+    for state in random_states(51, 10):
+        if state.phase is not Phase.BIDDING:
+            continue
+        seat = to_act(state)
+        recipient = (seat + rng.randrange(4)) % 4
+        hands = _deal(state.hands[seat], state.face_up, seat, recipient, rng)
+        assert hands[seat] & state.hands[seat] == state.hands[seat]
+        assert [h.bit_count() for h in hands] == [8, 8, 8, 8]
+        assert hands[0] | hands[1] | hands[2] | hands[3] == 0xFFFFFFFF
+        assert hands[recipient] >> state.face_up & 1
