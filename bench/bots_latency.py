@@ -3,7 +3,8 @@
     python -m bench.bots_latency --decisions 400
 
 Positions come from seeded games of four easy bots; at each card decision with more than
-one legal card the normal bot decides too and is timed. Prints p50/p95/max per decision.
+one legal card, and at each bidding decision, the normal bot decides too and is timed.
+Prints p50/p95/max per decision.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def main(argv: list[str] | None = None) -> None:
     ns = parser.parse_args(argv)
     config = NormalConfig(budget=ns.budget)
     rng = random.Random(ns.seed)
-    times: list[float] = []
+    times: list[float] = []  # card decisions
+    bids: list[float] = []  # bidding decisions (simulated contracts)
     state = new_match(dealer=0, target=10_000)
     while len(times) < ns.decisions:
         if state.phase is Phase.DEAL:
@@ -41,16 +43,19 @@ def main(argv: list[str] | None = None) -> None:
         assert seat is not None
         obs = observation(state, seat)
         plays = [m for m in obs.legal_moves if isinstance(m, Play)]
-        if len(plays) > 1 and not obs.projects_suggested:
+        if (len(plays) > 1 or state.phase is Phase.BIDDING) and not obs.projects_suggested:
             start = time.perf_counter()
             choose_move("normal", obs, random.Random(len(times)), normal_config=config)
-            times.append(time.perf_counter() - start)
+            elapsed = time.perf_counter() - start
+            (times if plays else bids).append(elapsed)
         state = apply(state, seat, choose_move("easy", obs, rng))
-    ms = [t * 1000 for t in times]
-    print(f"normal bot, budget {ns.budget * 1000:.0f} ms, {len(ms)} card decisions (one core)")
-    print(
-        f"p50 {percentile(ms, 0.5):.1f} ms  p95 {percentile(ms, 0.95):.1f} ms  max {max(ms):.1f} ms"
-    )
+    print(f"normal bot, card budget {ns.budget * 1000:.0f} ms, one core")
+    for name, values in (("card decisions", times), ("bid decisions", bids)):
+        ms = [t * 1000 for t in values]
+        print(
+            f"{name:<15} n={len(ms):<5} p50 {percentile(ms, 0.5):6.1f} ms  "
+            f"p95 {percentile(ms, 0.95):6.1f} ms  max {max(ms):6.1f} ms"
+        )
 
 
 if __name__ == "__main__":
