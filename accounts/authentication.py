@@ -7,7 +7,24 @@ from typing import Any
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from .models import AuthToken, hash_token
+from .models import AuthToken, Sanction, SanctionKind, hash_token
+from .selectors import sanction_active_for
+
+
+class AccountSanctioned(exceptions.APIException):
+    """A valid token of a suspended or banned user: ``403`` with code ``account_suspended``
+    or ``account_banned`` (not 401, which tells a client to log in again, and a new login
+    would be refused the same way). An APIException that is not an AuthenticationFailed, so
+    DRF neither turns it into 401 nor maps it to ``authentication_failed``."""
+
+    status_code = 403
+
+    def __init__(self, sanction: Sanction) -> None:
+        if sanction.kind == SanctionKind.BAN:
+            super().__init__("This account is banned.", code="account_banned")
+        else:
+            until = sanction.ends_at.isoformat() if sanction.ends_at else ""
+            super().__init__(f"This account is suspended until {until}.", code="account_suspended")
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
@@ -30,6 +47,11 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         )
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
+        # Checked on every request, so a sanction takes effect at once and a suspension ends
+        # by itself (an active sanction is one whose end is null or still ahead).
+        sanction = sanction_active_for(token.user)
+        if sanction is not None:
+            raise AccountSanctioned(sanction)
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 
 
 class User(AbstractUser):
@@ -45,3 +48,64 @@ class AuthToken(models.Model):
     @staticmethod
     def new_raw_key() -> str:
         return secrets.token_urlsafe(32)
+
+
+class SanctionKind(models.TextChoices):
+    WARN = "warn"
+    SUSPEND = "suspend"
+    BAN = "ban"
+
+
+class SanctionQuerySet(models.QuerySet["Sanction"]):
+    def active(self, at: datetime | None = None) -> SanctionQuerySet:
+        """Sanctions that bar access now: a ban, or a suspension not yet over, not lifted.
+
+        Expiry needs no job: a suspension whose ``ends_at`` has passed simply stops matching.
+        """
+        now = at or timezone.now()
+        return self.filter(
+            Q(ends_at__isnull=True) | Q(ends_at__gt=now),
+            kind__in=[SanctionKind.SUSPEND, SanctionKind.BAN],
+            starts_at__lte=now,
+            lifted_at__isnull=True,
+        )
+
+
+class Sanction(models.Model):
+    """A moderator's sanction. A warning is a record only; a suspension (until ``ends_at``)
+    or a ban (no end) refuses the user's tokens while active. Written by games.moderation."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+    )
+    kind = models.CharField(max_length=8, choices=SanctionKind.choices)
+    reason = models.TextField()
+    starts_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    objects = SanctionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "lifted_at"], name="sanction_user_live")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(kind="suspend") | Q(ends_at__isnull=False),
+                name="sanction_suspension_has_end",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.user_id}"

@@ -6,15 +6,28 @@ from typing import Any
 
 from django.db.models import Count, F, Q
 
-from accounts.models import User
-from games.models import Actor, EndReason, MatchStatus, Move, Seat
+from accounts.models import Sanction, User
+from games.models import Actor, EndReason, MatchStatus, Move, ReportStatus, Seat
 
 
 def user_json(user: User) -> dict[str, Any]:
     return {"id": user.pk, "username": user.username, "display_name": user.display_name}
 
 
-def player_stats(user: User) -> dict[str, int]:
+def sanction_active_for(user: User) -> Sanction | None:
+    """The sanction barring ``user`` now, if any: a ban first, else the longest suspension."""
+    return (
+        Sanction.objects.active()
+        .filter(user=user)
+        .order_by(F("ends_at").desc(nulls_first=True))
+        .first()
+    )
+
+
+def player_stats(user: User, *, moderation: bool = False) -> dict[str, int]:
+    """A player's statistics. ``moderation=True`` adds what moderators rely on (reports
+    received and upheld); the player's own profile (``/me``) leaves those out.
+    """
     seats = Seat.objects.filter(user=user, match__started_at__isnull=False)
     finished = Q(match__status=MatchStatus.FINISHED)
     won = finished & Q(match__winner_team=F("index") % 2)
@@ -32,7 +45,7 @@ def player_stats(user: User) -> dict[str, int]:
         match__seats__user=user,
         match__seats__index=F("seat"),
     ).count()
-    return {
+    stats = {
         "played": counts["played"],
         "finished": counts["finished"],
         "won": counts["won"],
@@ -41,3 +54,10 @@ def player_stats(user: User) -> dict[str, int]:
         "abandoned": counts["abandoned"],
         "timeouts": timeouts,
     }
+    if moderation:
+        reports = user.reports_received.aggregate(
+            received=Count("pk"), upheld=Count("pk", filter=Q(status=ReportStatus.UPHELD))
+        )
+        stats["reports_received"] = reports["received"]
+        stats["reports_upheld"] = reports["upheld"]
+    return stats

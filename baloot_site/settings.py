@@ -191,6 +191,8 @@ SPECTACULAR_SETTINGS = {
         "ContractKindEnum": ["hokum", "sun", "ashkal"],
         "ModeEnum": ["hokum", "sun"],
         "RoundStatusEnum": ["complete", "redeal"],
+        "ReportReasonEnum": "games.models.ReportReason",
+        "ReportStatusEnum": "games.models.ReportStatus",
     },
 }
 

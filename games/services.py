@@ -68,6 +68,18 @@ def _require_seat(match: Match, user: User) -> Seat:
     return seat
 
 
+def _require_in_good_standing(user: User) -> None:
+    """A suspended or banned player may not create, join or play (their bearer tokens are
+    refused already; this also covers session logins and direct service calls)."""
+    from accounts.authentication import AccountSanctioned
+    from accounts.selectors import sanction_active_for
+
+    sanction = sanction_active_for(user)
+    if sanction is not None:
+        refusal = AccountSanctioned(sanction)
+        raise ServiceError(str(refusal.detail), code=refusal.detail.code, status_code=403)
+
+
 # --- Creating, joining, leaving ------------------------------------------------------------
 
 
@@ -83,6 +95,7 @@ def match_create(
 ) -> Match:
     """Create a match with the creator in seat 0 and bots where asked; four filled seats
     start it at once."""
+    _require_in_good_standing(creator)
     rules = engine.get_ruleset(ruleset)
     bots = bots or {}
     match = Match.objects.create(
@@ -107,6 +120,7 @@ def match_create(
 def match_join(
     *, match_id: int, user: User, seat: int | None = None, code: str | None = None
 ) -> Match:
+    _require_in_good_standing(user)
     match = match_lock(match_id)
     if (
         match.visibility == Visibility.PRIVATE
@@ -313,6 +327,7 @@ def move_submit(
     The idempotency check runs under the match lock, so two retries racing with the same key
     serialise: the second sees the first's stored answer instead of playing twice.
     """
+    _require_in_good_standing(user)
     match = match_lock(match_id)
     seat = _require_seat(match, user)
     fingerprint = request_fingerprint({**payload, "expected_version": expected_version})
@@ -368,6 +383,7 @@ def seat_come_back(*, match_id: int, user: User) -> Match:
     While a seat is away its turns are played at once, so a player could rarely beat the bot
     to a move; this lets them return first. If it is their turn they get a fresh deadline.
     """
+    _require_in_good_standing(user)
     match = match_lock(match_id)
     seat = _require_seat(match, user)
     _require_active(match)

@@ -14,7 +14,15 @@ from rest_framework import serializers
 from baloot_site.errors import ERROR_CODES
 from games import engine
 from games.api.schema_enums import CARDS, PHASES, SUITS
-from games.models import Actor, BotLevel, EndReason, MatchStatus, Visibility
+from games.models import (
+    Actor,
+    BotLevel,
+    EndReason,
+    MatchStatus,
+    ReportReason,
+    ReportStatus,
+    Visibility,
+)
 
 # --- Requests -------------------------------------------------------------------------------
 
@@ -105,6 +113,15 @@ class MoveRequestSerializer(serializers.Serializer):
         if errors:
             raise serializers.ValidationError(errors, code="invalid")
         return attrs
+
+
+class ReportRequestSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3, help_text="The seat reported.")
+    reason = serializers.ChoiceField(
+        choices=ReportReason.choices,
+        help_text="cheating (or collusion), abusive_name, stalling (or leaving), other.",
+    )
+    comment = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
 class RegisterRequestSerializer(serializers.Serializer):
@@ -375,6 +392,16 @@ class RecordSerializer(serializers.Serializer):
 
 class MatchCreatedSerializer(MatchViewSerializer):
     """The creator's view of the new match (``invite_code`` set when private)."""
+
+
+class ReportViewSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    reason = serializers.ChoiceField(choices=ReportReason.choices)
+    comment = serializers.CharField(allow_blank=True)
+    status = serializers.ChoiceField(choices=ReportStatus.choices)
+    created_at = serializers.DateTimeField()
 
 
 class ProblemFieldErrorSerializer(serializers.Serializer):
