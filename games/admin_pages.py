@@ -1,0 +1,96 @@
+"""What the staff-only match page shows: seats, the score sheet, and every round's full deal
+with its moves in play order. Staff see everything in the admin only (api.md), so this is the
+one place hands and undealt stock are rendered, and it is never used by the API.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from games import engine, selectors
+from games.engine.cards import card_str, cards_of, parse_card
+from games.models import Match, Move, Round, RoundStatus
+
+
+def _names(mask: int) -> list[str]:
+    return [card_str(c) for c in cards_of(mask)]
+
+
+def round_deal(match: Match, rnd: Round, moves: list[Move]) -> dict[str, Any]:
+    """Replay one round with the engine from its deck: the five cards each seat was dealt
+    (R8), the cards each received after the bidding (R9), and the stock left undealt when
+    the round ended in a redeal or is still in its bidding."""
+    state = engine.new_match(
+        engine.get_ruleset(match.ruleset),
+        dealer=rnd.dealer,
+        scores=tuple(rnd.scores_before or (0, 0)),
+        target=match.target,
+    )
+    state = engine.start_round(state, [parse_card(c) for c in rnd.deck])
+    first = state.hands
+    full = None
+    for move in moves:
+        before = state
+        try:
+            state = engine.apply(state, move.seat, engine.move_from_dict(move.payload))
+        except engine.EngineError:  # pragma: no cover - the log is the truth; show what we can
+            break
+        if before.phase is engine.Phase.BIDDING and state.phase is not engine.Phase.BIDDING:
+            if state.contract is not None:
+                full = state.hands
+            break
+    seats = []
+    for seat in range(4):
+        dealt = _names(first[seat])
+        later = _names(full[seat] & ~first[seat]) if full is not None else []
+        seats.append({"seat": seat, "dealt": dealt, "after_bidding": later})
+    return {
+        "face_up": rnd.deck[20],
+        "seats": seats,
+        "stock": rnd.deck[21:] if full is None else [],
+    }
+
+
+def match_page(match: Match) -> dict[str, Any]:
+    """Context for the admin's match page (staff only: the full deal is revealed)."""
+    moves_by_round: dict[int, list[Move]] = defaultdict(list)
+    for move in Move.objects.filter(match=match).order_by("seq"):
+        moves_by_round[move.round_number].append(move)
+    seats = {s.index: s for s in match.seats.select_related("user")}
+    rounds = []
+    for rnd in Round.objects.filter(match=match).order_by("number"):
+        moves = moves_by_round.get(rnd.number, [])
+        rounds.append(
+            {
+                "round": rnd,
+                "finished": rnd.status != RoundStatus.IN_PROGRESS,
+                "deal": round_deal(match, rnd, moves),
+                "moves": [
+                    {
+                        "move": m,
+                        "who": seats[m.seat].user if m.seat in seats else None,
+                        "text": _move_text(m.payload),
+                    }
+                    for m in moves
+                ],
+            }
+        )
+    return {
+        "seat_rows": [selectors.seat_json(s) for s in seats.values()],
+        "score_sheet": selectors.score_sheet(match),
+        "rounds": rounds,
+    }
+
+
+def _move_text(payload: dict[str, Any]) -> str:
+    kind = payload.get("type")
+    if kind == "play":
+        return f"play {payload['card']}"
+    if kind in ("bid", "double"):
+        suit = f" {payload['suit']}" if payload.get("suit") else ""
+        return f"{kind} {payload['call']}{suit}"
+    if kind == "declare":
+        parts = [f"{p['kind']} ({' '.join(p.get('cards') or [])})" for p in payload["projects"]]
+        return "declare " + ", ".join(parts)
+    return str(payload)

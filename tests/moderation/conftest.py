@@ -1,0 +1,99 @@
+"""Fixtures of the moderation tests: a moderator, staff without the group, and a match that
+has been played a little (a finished round and moves in the current one)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group
+from django.test import Client
+
+from games.models import Match
+from tests.conftest import Player
+
+API = "/api/v1"
+PROBLEM = "application/problem+json"
+
+
+def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, (response.status_code, response.content)
+    assert response["Content-Type"].startswith(PROBLEM), response["Content-Type"]
+    body = response.json()
+    assert body["status"] == status and body["code"] == code, body
+    assert body["title"] and body["detail"] and body["type"].endswith("/" + code)
+    return body
+
+
+def view_of(player: Player, match_id: int) -> dict[str, Any]:
+    response = player.client.get(f"{API}/matches/{match_id}")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def play_one(players: list[Player], match_id: int) -> dict[str, Any]:
+    """The player to act makes a legal move: a real bid when they can (so rounds get played
+    out rather than redealt), otherwise the first legal move."""
+    to_act = view_of(players[0], match_id)["round"]["to_act"]
+    view = view_of(players[to_act], match_id)
+    legal = view["round"]["legal_moves"]
+    assert legal, view
+    bids = [m for m in legal if m["type"] == "bid" and m["call"] in ("sun", "hokum")]
+    move = bids[0] if bids and view["round"]["phase"] == "bidding" else legal[0]
+    response = players[to_act].client.post(f"{API}/matches/{match_id}/moves", move, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def play_until_round(players: list[Player], match_id: int, number: int, extra: int = 0) -> None:
+    """Play legal moves until round ``number`` is under way, then ``extra`` moves more."""
+    for _ in range(400):
+        view = view_of(players[0], match_id)
+        if view["status"] != "active" or view["round"]["number"] >= number:
+            break
+        play_one(players, match_id)
+    for _ in range(extra):
+        play_one(players, match_id)
+
+
+@pytest.fixture
+def moderator(make_player: Callable[..., Player]) -> Player:
+    player = make_player("mod")
+    player.user.is_staff = True
+    player.user.save(update_fields=["is_staff"])
+    player.user.groups.add(Group.objects.get(name="moderators"))
+    return player
+
+
+@pytest.fixture
+def mod_client(moderator: Player) -> Client:
+    client = Client()
+    client.force_login(moderator.user)
+    return client
+
+
+@pytest.fixture
+def staff_client(make_player: Callable[..., Player]) -> Client:
+    """Staff without the moderators group: sees nothing game-related."""
+    player = make_player("plainstaff")
+    player.user.is_staff = True
+    player.user.save(update_fields=["is_staff"])
+    client = Client()
+    client.force_login(player.user)
+    return client
+
+
+@pytest.fixture
+def player_client(make_player: Callable[..., Player]) -> Client:
+    client = Client()
+    client.force_login(make_player("justaplayer").user)
+    return client
+
+
+@pytest.fixture
+def played(table: Callable[..., Any]) -> tuple[Match, list[Player]]:
+    """An active match with round 1 finished and a few moves into round 2."""
+    view, players = table()
+    play_until_round(players, view["id"], 2, extra=3)
+    return Match.objects.get(pk=view["id"]), players
