@@ -203,7 +203,11 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if code is None:
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else "invalid"
     detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
-    return problem_response(response.status_code, str(code), str(detail), headers=headers)
+    extra: dict[str, Any] = {}
+    if isinstance(exc, exceptions.ParseError):
+        # A 400 always lists what is wrong with the body (api.md), unparsable JSON included.
+        extra["errors"] = [{"field": "body", "code": "parse_error", "detail": str(detail)}]
+    return problem_response(response.status_code, str(code), str(detail), headers=headers, **extra)
 
 
 def _json_problem(status_code: int, code: str, detail: str) -> JsonResponse:

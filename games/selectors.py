@@ -6,9 +6,11 @@ own definition of what that seat may know, so no selector can leak another seat'
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from baloot_site.errors import ServiceError
@@ -100,6 +102,15 @@ def match_view(match: Match, viewer: Seat | None) -> dict[str, Any]:
         human_turn = acting_seat is not None and not is_automatic(acting_seat)
         current["deadline"] = match.deadline if human_turn else None
         current["deck_commitment"] = commitments.get(state.round_no)
+        if match.status != MatchStatus.ACTIVE:
+            # Ended mid-round (resigned, adjudicated, abandoned): nobody is to move any more.
+            current.update(
+                to_act=None,
+                deadline=None,
+                legal_moves=[],
+                projects_available=[],
+                projects_suggested=[],
+            )
         body["round"] = current
         if state.history:
             body["previous_round"] = _finished_round(state.history[-1], commitments)
@@ -175,6 +186,9 @@ def lobby() -> QuerySet[Match]:
     ).distinct()
 
 
+_NO_DEADLINE = datetime(9999, 12, 31, tzinfo=UTC)
+
+
 def inbox_for(user: User) -> QuerySet[Match]:
     """The caller's matches: their turn first, then by deadline, then most recent."""
     return (
@@ -189,6 +203,9 @@ def inbox_for(user: User) -> QuerySet[Match]:
                 default=Value(0),
                 output_field=IntegerField(),
             ),
+            # Matches without a deadline (waiting, over) sort after every deadline on every
+            # database (SQLite puts NULLs first in ascending order, PostgreSQL last).
+            deadline_order=Coalesce("deadline", Value(_NO_DEADLINE)),
         )
         .prefetch_related("seats__user")
     )
