@@ -3,11 +3,12 @@ has been played a little (a finished round and moves in the current one)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.test import Client
 
 from games.models import Match
@@ -57,12 +58,30 @@ def play_until_round(players: list[Player], match_id: int, number: int, extra: i
         play_one(players, match_id)
 
 
+def moderators_group() -> Group:
+    """The group the data migration created. A transactional test (live_server) may run
+    after another one flushed the database, which removes migration-made rows but not the
+    permissions (recreated on flush), so rebuild it from the migration's own list then."""
+    group = Group.objects.filter(name="moderators").first()
+    if group is not None:
+        return group
+    migration = importlib.import_module("games.migrations.0004_moderators_group")
+    group = Group.objects.create(name="moderators")
+    group.permissions.set(
+        Permission.objects.get(
+            content_type__app_label=app, content_type__model=model, codename=codename
+        )
+        for app, model, codename in migration.MODERATOR_PERMISSIONS
+    )
+    return group
+
+
 @pytest.fixture
 def moderator(make_player: Callable[..., Player]) -> Player:
     player = make_player("mod")
     player.user.is_staff = True
     player.user.save(update_fields=["is_staff"])
-    player.user.groups.add(Group.objects.get(name="moderators"))
+    player.user.groups.add(moderators_group())
     return player
 
 
