@@ -315,14 +315,14 @@ class Report(models.Model):
 
 
 class ModerationKind(models.TextChoices):
-    MATCH_ABORT = "match_abort", "Match aborted"
-    MATCH_ADJUDICATE = "match_adjudicate", "Match adjudicated"
-    SEAT_TO_BOT = "seat_to_bot", "Seat handed to a bot"
-    DEADLINE_EXTEND = "deadline_extend", "Deadline extended"
-    REPORT_DISMISS = "report_dismiss", "Report dismissed"
-    REPORT_UPHOLD = "report_uphold", "Report upheld"
-    SANCTION_APPLY = "sanction_apply", "Sanction applied"
-    SANCTION_LIFT = "sanction_lift", "Sanction lifted"
+    MATCH_ABORT = "match_abort"
+    MATCH_ADJUDICATE = "match_adjudicate"
+    SEAT_TO_BOT = "seat_to_bot"
+    DEADLINE_EXTEND = "deadline_extend"
+    REPORT_DISMISS = "report_dismiss"
+    REPORT_UPHOLD = "report_uphold"
+    SANCTION_APPLY = "sanction_apply"
+    SANCTION_LIFT = "sanction_lift"
 
 
 class ModerationAction(models.Model):

@@ -43,7 +43,7 @@ class Migration(migrations.Migration):
             name='ModerationAction',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('match_abort', 'Match aborted'), ('match_adjudicate', 'Match adjudicated'), ('seat_to_bot', 'Seat handed to a bot'), ('deadline_extend', 'Deadline extended'), ('report_dismiss', 'Report dismissed'), ('report_uphold', 'Report upheld'), ('sanction_apply', 'Sanction applied'), ('sanction_lift', 'Sanction lifted')], max_length=20)),
+                ('kind', models.CharField(choices=[('match_abort', 'Match Abort'), ('match_adjudicate', 'Match Adjudicate'), ('seat_to_bot', 'Seat To Bot'), ('deadline_extend', 'Deadline Extend'), ('report_dismiss', 'Report Dismiss'), ('report_uphold', 'Report Uphold'), ('sanction_apply', 'Sanction Apply'), ('sanction_lift', 'Sanction Lift')], max_length=20)),
                 ('reason', models.TextField()),
                 ('changes', models.JSONField(default=dict, encoder=rest_framework.utils.encoders.JSONEncoder)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
