@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: run test lint format bench bench-http bots-eval schema demo clean
+.PHONY: run test lint format bench bench-http bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,13 +16,20 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Debian packages the test suite drives: headless Chromium for the admin browser check.
+system-deps:
+	@test -x /usr/bin/chromium || { \
+	  echo "installing Debian's chromium (admin browser check)"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
 run: $(STAMP)
 	./scripts/dev_run.sh
 
 demo: $(STAMP)
 	$(PY) -m games.engine play --seed 1
 
-test: $(STAMP)
+test: $(STAMP) system-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
@@ -39,6 +46,7 @@ schema: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench.engine
+	$(PY) -m bench.bots_latency
 	$(PY) -m bench.http
 
 bots-eval: $(STAMP)

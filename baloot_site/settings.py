@@ -208,6 +208,9 @@ BALOOT = {
     "BOT_TIME_BUDGET": env.float("BALOOT_BOT_TIME_BUDGET", default=0.15),
 }
 
+# The HTTP benchmarks' floor endpoint (bench/floor.py); never on in production.
+BENCH_ENDPOINTS = env.bool("BALOOT_BENCH_ENDPOINTS", default=False)
+
 # --- Celery ------------------------------------------------------------------------------
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")

@@ -1,5 +1,6 @@
 """URL map: the v1 API, its schema and docs, health, and the admin."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
@@ -29,6 +30,11 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]
+
+if settings.BENCH_ENDPOINTS:
+    from bench.floor import FloorView
+
+    urlpatterns.append(path("bench/floor/<int:pk>", FloorView.as_view(), name="bench-floor"))
 
 handler404 = "baloot_site.errors.handler404"
 handler500 = "baloot_site.errors.handler500"

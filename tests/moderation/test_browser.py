@@ -3,7 +3,7 @@ moderator, opens a match page with its move log, and saves a screenshot.
 
 Chromium is driven over the DevTools protocol on ``--remote-debugging-pipe`` (file
 descriptors 3 and 4, NUL-separated JSON), which needs no extra Python package. Needs Debian's
-``chromium`` at /usr/bin/chromium; skipped when it is not installed.
+``chromium`` at /usr/bin/chromium, which ``make test`` installs (the Makefile's system-deps).
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+
+def test_chromium_is_installed() -> None:
+    # `make test` installs it; a missing browser must fail the suite, not skip the check.
+    assert CHROMIUM.exists(), "install Debian's chromium (make system-deps)"
 
 
 class DevTools:
