@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -27,6 +28,15 @@ class AccountSanctioned(exceptions.APIException):
             super().__init__(f"This account is suspended until {until}.", code="account_suspended")
 
 
+_CHECKED = "_sanctions_checked"
+
+
+def checked_in_this_request(user: object) -> bool:
+    """Did this request's token authentication already find ``user`` free of sanctions? The
+    flag lives on the user object DRF loaded for this request, so it dies with the request."""
+    return bool(getattr(user, "__dict__", {}).get(_CHECKED))
+
+
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
@@ -43,15 +53,18 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         token = (
             AuthToken.objects.select_related("user")
             .filter(key_hash=hash_token(raw), revoked_at__isnull=True)
+            # Checked on every request, in the token's own query, so a sanction takes effect
+            # at once and a suspension ends by itself (active: its end is null or ahead).
+            .annotate(sanctioned=Exists(Sanction.objects.active().filter(user=OuterRef("user"))))
             .first()
         )
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
-        # Checked on every request, so a sanction takes effect at once and a suspension ends
-        # by itself (an active sanction is one whose end is null or still ahead).
-        sanction = sanction_active_for(token.user)
-        if sanction is not None:
-            raise AccountSanctioned(sanction)
+        if token.sanctioned:
+            sanction = sanction_active_for(token.user)
+            if sanction is not None:
+                raise AccountSanctioned(sanction)
+        token.user.__dict__[_CHECKED] = True
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

@@ -111,12 +111,32 @@ class Match(models.Model):
     def load_state(self) -> engine.GameState | None:
         if self.snapshot is None:
             return None
-        return pickle.loads(bytes(self.snapshot))
+        # The move path stores a state and renders it in the same request: keep the object
+        # rather than unpickling what we just pickled (checked against the stored bytes).
+        cached = self.__dict__.get("_state_cache")
+        if cached is not None and cached[0] is self.snapshot:
+            return cached[1]
+        state = pickle.loads(bytes(self.snapshot))
+        self.__dict__["_state_cache"] = (self.snapshot, state)
+        return state
 
     def put_state(self, state: engine.GameState) -> None:
         self.snapshot = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        self.__dict__["_state_cache"] = (self.snapshot, state)
         self.score_team0, self.score_team1 = state.scores
         self.to_act = engine.to_act(state)
+
+    def seat_list(self) -> list[Seat]:
+        """The four seats with their users, loaded once per instance. Services change seats
+        through these same objects, so the list stays true for the rest of the request."""
+        cached = self.__dict__.get("_seat_cache")
+        if cached is None:
+            cached = list(self.seats.select_related("user").order_by("index"))
+            self.__dict__["_seat_cache"] = cached
+        return cached
+
+    def seat_at(self, index: int) -> Seat:
+        return self.seat_list()[index]
 
 
 class Seat(models.Model):

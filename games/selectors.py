@@ -25,8 +25,7 @@ def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise ServiceError("No such match.", code="not_found", status_code=404)
-    seats = list(match.seats.select_related("user"))
-    match._seat_cache = seats  # type: ignore[attr-defined]
+    seats = match.seat_list()
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is None and match.visibility == Visibility.PRIVATE and not user.is_staff:
         raise ServiceError("No such match.", code="not_found", status_code=404)
@@ -34,11 +33,7 @@ def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
 
 
 def _seats(match: Match) -> list[Seat]:
-    cached = getattr(match, "_seat_cache", None)
-    if cached is None:
-        cached = list(match.seats.select_related("user"))
-        match._seat_cache = cached  # type: ignore[attr-defined]
-    return cached
+    return match.seat_list()
 
 
 def seat_json(seat: Seat) -> dict[str, Any]:

@@ -56,7 +56,7 @@ def match_lock(match_id: int) -> Match:
 
 
 def _seat_of(match: Match, user: User) -> Seat | None:
-    return Seat.objects.filter(match=match, user=user).first()
+    return next((s for s in match.seat_list() if s.user_id == user.pk), None)
 
 
 def _require_seat(match: Match, user: User) -> Seat:
@@ -71,8 +71,11 @@ def _require_seat(match: Match, user: User) -> Seat:
 def _require_in_good_standing(user: User) -> None:
     """A suspended or banned player may not create, join or play (their bearer tokens are
     refused already; this also covers session logins and direct service calls)."""
-    from accounts.authentication import AccountSanctioned
+    from accounts.authentication import AccountSanctioned, checked_in_this_request
     from accounts.selectors import sanction_active_for
+
+    if checked_in_this_request(user):
+        return  # the bearer token was checked against sanctions moments ago
 
     sanction = sanction_active_for(user)
     if sanction is not None:
@@ -134,7 +137,7 @@ def match_join(
         )
     if _seat_of(match, user) is not None:
         raise ServiceError("You already sit in this match.", code="already_seated", status_code=409)
-    seats = list(match.seats.all())
+    seats = match.seat_list()
     if seat is None:
         free = next((s for s in seats if s.is_empty), None)
         if free is None:
@@ -165,7 +168,7 @@ def match_leave(*, match_id: int, user: User) -> Match:
         )
     seat.user = None
     seat.save(update_fields=["user"])
-    if not match.seats.filter(user__isnull=False).exists():
+    if all(s.user_id is None for s in match.seat_list()):
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
     _bump(match)
@@ -243,7 +246,7 @@ def _store(match: Match, state: engine.GameState) -> None:
     match.deadline = None
     follow_up = None
     if match.status == MatchStatus.ACTIVE and match.to_act is not None:
-        seat = match.seats.get(index=match.to_act)
+        seat = match.seat_at(match.to_act)
         now = timezone.now()
         if turns.is_automatic(seat):
             match.deadline = now + timedelta(seconds=turns.BOT_GRACE_SECONDS)
@@ -400,7 +403,7 @@ def seat_come_back(*, match_id: int, user: User) -> Match:
 
 def seat_replace_with_bot(*, match: Match, seat_index: int, level: str) -> Seat:
     """Hand a seat of a locked match to a bot for good (moderation; an all-bot table)."""
-    seat = match.seats.get(index=seat_index)
+    seat = match.seat_at(seat_index)
     seat.user = None
     seat.bot = level
     seat.away = False
@@ -410,7 +413,7 @@ def seat_replace_with_bot(*, match: Match, seat_index: int, level: str) -> Seat:
         state = match.load_state()
         assert state is not None
         _store(match, state)
-    elif match.status == MatchStatus.WAITING and all(not s.is_empty for s in match.seats.all()):
+    elif match.status == MatchStatus.WAITING and all(not s.is_empty for s in match.seat_list()):
         _start(match)
     else:
         _bump(match)
@@ -449,7 +452,7 @@ def bot_turn_play(*, match_id: int, expected_version: int) -> bool:
         return False
     if match.to_act is None:
         return False
-    seat = match.seats.get(index=match.to_act)
+    seat = match.seat_at(match.to_act)
     if not turns.is_automatic(seat):
         return False
     state = match.load_state()
@@ -471,7 +474,7 @@ def turn_expire(*, match_id: int, expected_version: int) -> bool:
         return False
     if match.to_act is None or match.deadline is None or match.deadline > timezone.now():
         return False
-    seat = match.seats.get(index=match.to_act)
+    seat = match.seat_at(match.to_act)
     if turns.is_automatic(seat):
         return False
     state = match.load_state()

@@ -258,8 +258,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             raise ServiceError("Idempotency-Key is at most 200 characters.", code="invalid")
 
         def render(match: Match) -> dict[str, Any]:
-            match._seat_cache = None  # type: ignore[attr-defined]  # seats may have changed
-            seat = next(x for x in selectors._seats(match) if x.user_id == request.user.pk)
+            seat = next(x for x in match.seat_list() if x.user_id == request.user.pk)
             return selectors.match_view(match, seat)
 
         answer = services.move_submit(
