@@ -88,6 +88,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Per process, so two test runs on one machine never share (and destroy) one file.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 else:
+    # Per process, like the SQLite file above: concurrent test runs never share a database.
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 

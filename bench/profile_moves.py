@@ -16,13 +16,14 @@ import os
 import pstats
 import random
 import time
+from pathlib import Path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
 os.environ.setdefault("DJANGO_PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
 os.environ.setdefault("RATE_MOVES", "100000000/min")
 os.environ.setdefault("RATE_READS", "100000000/min")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
@@ -39,11 +40,19 @@ def main() -> None:
     from django.db import connection
 
     setup_test_environment()
+    connection.settings_dict.setdefault("TEST", {})["NAME"] = _scratch_name(connection)
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         _run(args.moves, args.top)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def _scratch_name(connection) -> str:  # type: ignore[no-untyped-def]
+    # Never the test suite's database: a test run may be using it right now.
+    if connection.vendor == "sqlite":
+        return str(Path(connection.settings_dict["NAME"]).with_name("profile-moves.sqlite3"))
+    return "baloot_profile_moves"
 
 
 def _run(moves: int, top: int) -> None:
@@ -83,8 +92,10 @@ def _run(moves: int, top: int) -> None:
         post_time += time.perf_counter() - start
         assert response.status_code == 201, response.content
         seat = response.json()["round"]["to_act"]
-    print(f"POST /moves: {post_time / moves * 1000:.2f} ms mean (profiled); "
-          f"GET /matches/{{id}}: {get_time / moves * 1000:.2f} ms mean")
+    print(
+        f"POST /moves: {post_time / moves * 1000:.2f} ms mean (profiled); "
+        f"GET /matches/{{id}}: {get_time / moves * 1000:.2f} ms mean"
+    )
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(top)
 
 
