@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: run test lint format bench bench-http bots-eval schema demo clean system-deps
+.PHONY: run test lint format bench bench-load bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,10 @@ bench: $(STAMP)
 	$(PY) -m bench.engine
 	$(PY) -m bench.bots_latency
 	$(PY) -m bench.http
+
+# gunicorn + Celery worker + beat against PostgreSQL and Redis on this machine (loopback).
+bench-load: $(STAMP)
+	$(PY) -m bench.load
 
 bots-eval: $(STAMP)
 	$(PY) -m bench.bots_eval --a normal --b easy --rounds 1000

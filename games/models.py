@@ -90,8 +90,11 @@ class Match(models.Model):
         ]
         indexes = [
             models.Index(fields=["status", "visibility", "-created_at"], name="match_lobby"),
+            # The deadline sweep reads only active matches' deadlines (games.tasks).
             models.Index(
-                fields=["deadline"], name="match_deadline", condition=Q(deadline__isnull=False)
+                fields=["deadline"],
+                name="match_active_deadline",
+                condition=Q(status="active") & Q(deadline__isnull=False),
             ),
         ]
         constraints = [
