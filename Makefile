@@ -27,7 +27,7 @@ run: $(STAMP)
 	./scripts/dev_run.sh
 
 demo: $(STAMP)
-	$(PY) -m games.engine play --seed 1
+	$(PY) -m games.engine play --seed 1 --bot easy
 
 test: $(STAMP) system-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
