@@ -9,6 +9,7 @@ any extra fields of the error (``current_version`` for a stale version).
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -221,4 +222,14 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Json
 
 
 def handler500(request: HttpRequest) -> JsonResponse:
+    # Django calls this while handling the uncaught exception, so it is still in
+    # sys.exc_info(). A database outage outside DRF's handler (the admin, sessions, any
+    # middleware) is the same temporary 503 as inside it, not a server error.
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        log.warning("database unavailable: %s", sys.exc_info()[1].__class__.__name__)
+        response = _json_problem(
+            503, "service_unavailable", "The database is unavailable; retry shortly."
+        )
+        response["Retry-After"] = "2"
+        return response
     return _json_problem(500, "server_error", "Something went wrong on our side.")
