@@ -120,20 +120,27 @@ def _start_server(env: dict[str, str], workers: int) -> subprocess.Popen[bytes]:
     raise SystemExit("gunicorn did not start")
 
 
-def _setup_match(index: int) -> tuple[int, list[str]]:
+def register(prefix: str, n: int) -> list[str]:
+    """``n`` new accounts; their tokens."""
     tokens = []
-    for seat in range(4):
+    for i in range(n):
         status, body, _ = Client().call(
             "POST",
             "/api/v1/auth/register",
             {
-                "username": f"b{index}s{seat}{random.randrange(10**9)}",
+                "username": f"{prefix}{i}x{random.randrange(10**9)}",
                 "password": "bench-pass-123",
-                "display_name": f"B{seat}",
+                "display_name": f"{prefix}{i}",
             },
         )
         assert status == 201, body
         tokens.append(body["token"])
+    return tokens
+
+
+def human_table(index: int) -> tuple[int, list[str]]:
+    """A private match with four human players seated; its id and the seats' tokens."""
+    tokens = register(f"h{index}s", 4)
     status, created, _ = Client(tokens[0]).call(
         "POST", "/api/v1/matches", {"visibility": "private", "target": 10_000}
     )
@@ -148,7 +155,9 @@ def _setup_match(index: int) -> tuple[int, list[str]]:
     return created["id"], tokens
 
 
-def _play(match_id: int, tokens: list[str], until: float, timings: Timings, seed: int) -> None:
+def play_humans(
+    match_id: int, tokens: list[str], until: float, timings: Timings, seed: int
+) -> None:
     rng = random.Random(seed)
     clients = [Client(t) for t in tokens]
     seat = 0
@@ -175,7 +184,7 @@ def _play(match_id: int, tokens: list[str], until: float, timings: Timings, seed
         seat = after["round"]["to_act"]
 
 
-def _floor(match_id: int, token: str, until: float, timings: Timings) -> None:
+def floor_loop(match_id: int, token: str, until: float, timings: Timings) -> None:
     client = Client(token)
     while time.perf_counter() < until:
         status, _, elapsed = client.call("POST", f"/bench/floor/{match_id}")
@@ -210,10 +219,10 @@ def main() -> None:
     _reset_database(env)
     server = _start_server(env, args.workers)
     try:
-        matches = [_setup_match(i) for i in range(args.clients)]
+        matches = [human_table(i) for i in range(args.clients)]
         game = Timings()
         wall = _run_threads(
-            _play,
+            play_humans,
             [
                 (mid, tokens, time.perf_counter() + args.seconds, game, i)
                 for i, (mid, tokens) in enumerate(matches)
@@ -221,7 +230,7 @@ def main() -> None:
         )
         floor = Timings()
         floor_wall = _run_threads(
-            _floor,
+            floor_loop,
             [
                 (mid, tokens[0], time.perf_counter() + args.seconds, floor)
                 for mid, tokens in matches

@@ -25,48 +25,27 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.http import PORT, Client, Timings, _pct, _reset_database, _run_threads, _server_env
+from bench.http import (
+    PORT,
+    Client,
+    Timings,
+    _pct,
+    _reset_database,
+    _run_threads,
+    _server_env,
+    floor_loop,
+    human_table,
+    play_humans,
+    register,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DB_URL = "postgres://postgres@127.0.0.1:5432/baloot_load"
 BROKER_URL = "redis://127.0.0.1:6379/13"
 
 
-def _register(prefix: str, n: int) -> list[str]:
-    tokens = []
-    for i in range(n):
-        status, body, _ = Client().call(
-            "POST",
-            "/api/v1/auth/register",
-            {
-                "username": f"{prefix}{i}x{random.randrange(10**9)}",
-                "password": "load-test-pass",
-                "display_name": f"{prefix}{i}",
-            },
-        )
-        assert status == 201, body
-        tokens.append(body["token"])
-    return tokens
-
-
-def _human_table(index: int) -> tuple[int, list[str]]:
-    tokens = _register(f"h{index}s", 4)
-    status, created, _ = Client(tokens[0]).call(
-        "POST", "/api/v1/matches", {"target": 10_000, "turn_seconds": 600}
-    )
-    assert status == 201, created
-    for seat in (1, 2, 3):
-        status, body, _ = Client(tokens[seat]).call(
-            "POST",
-            f"/api/v1/matches/{created['id']}/join",
-            {"seat": seat, "code": created["invite_code"]},
-        )
-        assert status == 200, body
-    return created["id"], tokens
-
-
 def _bot_table(index: int, turn_seconds: int = 600) -> tuple[int, str]:
-    (token,) = _register(f"b{index}s", 1)
+    (token,) = register(f"b{index}s", 1)
     status, created, _ = Client(token).call(
         "POST",
         "/api/v1/matches",
@@ -78,34 +57,6 @@ def _bot_table(index: int, turn_seconds: int = 600) -> tuple[int, str]:
     )
     assert status == 201, created
     return created["id"], token
-
-
-def _play_humans(
-    match_id: int, tokens: list[str], until: float, timings: Timings, seed: int
-) -> None:
-    rng = random.Random(seed)
-    clients = [Client(t) for t in tokens]
-    seat = 0
-    while time.perf_counter() < until:
-        status, view, elapsed = clients[seat].call("GET", f"/api/v1/matches/{match_id}")
-        timings.add("GET /matches/{id}", elapsed)
-        if status != 200:
-            timings.errors += 1
-            continue
-        if view["round"]["to_act"] != seat:
-            seat = view["round"]["to_act"]
-            continue
-        move = rng.choice(view["round"]["legal_moves"])
-        status, after, elapsed = clients[seat].call(
-            "POST",
-            f"/api/v1/matches/{match_id}/moves",
-            {**move, "expected_version": view["version"]},
-        )
-        timings.add("POST /moves", elapsed)
-        if status != 201:
-            timings.errors += 1
-            continue
-        seat = after["round"]["to_act"]
 
 
 def _play_against_bots(
@@ -311,7 +262,7 @@ def main() -> None:
                     break
             except OSError:
                 time.sleep(0.1)
-        humans = [_human_table(i) for i in range(args.humans)]
+        humans = [human_table(i) for i in range(args.humans)]
         bots = [_bot_table(i) for i in range(args.bot_tables)]
         time.sleep(1.0)  # let the bots' opening bids settle
 
@@ -322,7 +273,7 @@ def main() -> None:
         sampler.start()
         until = time.perf_counter() + args.seconds
         jobs: list[tuple[Any, tuple[Any, ...]]] = [
-            (_play_humans, (mid, toks, until, game, i)) for i, (mid, toks) in enumerate(humans)
+            (play_humans, (mid, toks, until, game, i)) for i, (mid, toks) in enumerate(humans)
         ] + [
             (_play_against_bots, (mid, tok, until, game, 100 + i))
             for i, (mid, tok) in enumerate(bots)
@@ -339,7 +290,7 @@ def main() -> None:
 
         floor = Timings()
         floor_wall = _run_threads(
-            _floor_loop,
+            floor_loop,
             [(mid, toks[0], time.perf_counter() + args.seconds / 2, floor) for mid, toks in humans]
             + [(mid, tok, time.perf_counter() + args.seconds / 2, floor) for mid, tok in bots],
         )
@@ -387,15 +338,6 @@ def main() -> None:
     )
     print("Sweep:")
     print(_sweep_cost(env))
-
-
-def _floor_loop(match_id: int, token: str, until: float, timings: Timings) -> None:
-    client = Client(token)
-    while time.perf_counter() < until:
-        status, _, elapsed = client.call("POST", f"/bench/floor/{match_id}")
-        timings.add("POST /bench/floor", elapsed)
-        if status != 201:
-            timings.errors += 1
 
 
 if __name__ == "__main__":

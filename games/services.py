@@ -26,6 +26,7 @@ from baloot_site.errors import ServiceError
 from games import engine, turns
 from games.dealing import commitment, deck_names, new_salt, shuffled_deck
 from games.engine.observation import contract_to_dict
+from games.engine.record import result_to_dict
 from games.models import (
     Actor,
     EndReason,
@@ -38,7 +39,6 @@ from games.models import (
     Seat,
     Visibility,
 )
-from games.summaries import result_json
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +263,7 @@ def _close_rounds(match: Match, before: engine.GameState, after: engine.GameStat
         Round.objects.filter(match=match, number=finished.number).update(
             status=RoundStatus(finished.status.value),
             contract=_contract_json(finished),
-            result=result_json(finished.result),
+            result=result_to_dict(finished.result),
             scores_after=list(finished.scores_after),
             ended_at=now,
         )

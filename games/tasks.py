@@ -16,28 +16,24 @@ from games.models import Match, MatchStatus
 
 log = logging.getLogger(__name__)
 
-_TRANSIENT = (DatabaseError,)
+# A turn task is safe to redeliver (it re-reads under the lock and checks the version), so it
+# is acknowledged only once done, and retried on a passing database error.
+_TURN_TASK = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (DatabaseError,),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=_TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(**_TURN_TASK)
 def play_bot_turn(match_id: int, version: int) -> bool:
     """Play the bot seat whose turn it was at ``version``; a no-op if the match moved on."""
     return services.bot_turn_play(match_id=match_id, expected_version=version)
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=_TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(**_TURN_TASK)
 def expire_turn(match_id: int, version: int) -> bool:
     """The human turn at ``version`` ran out of time; a no-op if it was played."""
     return services.turn_expire(match_id=match_id, expected_version=version)

@@ -15,6 +15,7 @@ from ..cards import (
     TRUMP_VALUE,
     Card,
     Suit,
+    cards_of,
 )
 from ..play import legal_play_mask, trick_winner
 
@@ -61,13 +62,7 @@ def is_boss(card: Card, others: int, trump: Suit | None) -> bool:
     return True
 
 
-def bits(mask: int) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+bits = cards_of  # the cards of a mask, lowest first
 
 
 def heuristic_card(
