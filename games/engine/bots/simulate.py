@@ -86,8 +86,8 @@ class Playout:
         s = self.state
         hands = list(s.hands)
         played = 0
-        for trick in s.tricks:
-            for c in trick.cards:
+        for done_trick in s.tricks:
+            for c in done_trick.cards:
                 played |= 1 << c
         for c in s.trick:
             played |= 1 << c
