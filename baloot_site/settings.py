@@ -10,8 +10,11 @@ from pathlib import Path
 import environ
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"  # local state of the embedded defaults (SQLite, broker files)
-VAR_DIR.mkdir(exist_ok=True)
+# Local state of the embedded defaults (SQLite, broker files), beat's schedule and collected
+# static files. The image installs the project into site-packages and points this at a
+# writable folder of its own (docker/Dockerfile).
+VAR_DIR = Path(os.environ.get("BALOOT_VAR_DIR") or BASE_DIR / "var")
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
