@@ -15,14 +15,11 @@ from accounts import services
 from accounts.api.serializers import AuthAnswerSerializer, InboxEntrySerializer, MeSerializer
 from games import selectors as game_selectors
 from games.api import docs
-from games.api.pagination import InboxCursor
+from games.api.pagination import CURSOR, PAGE_SIZE, InboxCursor
 from games.api.serializers import LoginRequestSerializer, RegisterRequestSerializer
 from games.api.views import _valid
 
-_ANON_ERRORS = {
-    429: docs.AUTH_ERRORS[429],
-    503: docs.AUTH_ERRORS[503],
-}
+_ANON_ERRORS = docs.only(docs.AUTH_ERRORS, 429, 503)
 
 
 class RegisterView(APIView):
@@ -35,8 +32,9 @@ class RegisterView(APIView):
         request=RegisterRequestSerializer,
         responses={
             201: AuthAnswerSerializer,
-            400: docs.problem("Invalid fields or a taken username (`invalid`)."),
-            **_ANON_ERRORS,
+            **docs.errors(
+                (400, "Invalid fields or a taken username (`invalid`)."), base=_ANON_ERRORS
+            ),
         },
         summary="Create an account and get a token",
     )
@@ -59,9 +57,11 @@ class LoginView(APIView):
         request=LoginRequestSerializer,
         responses={
             200: AuthAnswerSerializer,
-            400: docs.problem("Invalid fields (`invalid`)."),
-            401: docs.problem("Wrong username or password (`authentication_failed`)."),
-            **_ANON_ERRORS,
+            **docs.errors(
+                (400, "Invalid fields (`invalid`)."),
+                (401, "Wrong username or password (`authentication_failed`)."),
+                base=_ANON_ERRORS,
+            ),
         },
         summary="Get a new bearer token for this device",
     )
@@ -122,7 +122,15 @@ class InboxView(GenericAPIView):
 
     @extend_schema(
         operation_id="me_matches_list",
-        responses={200: InboxEntrySerializer(many=True), **docs.AUTH_ERRORS},
+        parameters=[CURSOR, PAGE_SIZE],
+        responses={
+            200: InboxEntrySerializer(many=True),
+            **docs.errors(
+                (400, "Bad `page_size` (`invalid`)."),
+                (404, "A `cursor` that did not come from a `next` link (`not_found`)."),
+                base=docs.AUTH_ERRORS,
+            ),
+        },
         summary="Your matches: your turn first, then by deadline",
     )
     def get(self, request: Request) -> Response:

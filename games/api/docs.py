@@ -1,33 +1,50 @@
-"""Shared OpenAPI documentation: every operation lists the errors it can answer with."""
+"""Shared OpenAPI documentation: every operation lists the errors it can answer with.
+
+Errors are documented under the media type they are served with, ``application/problem+json``
+(RFC 9457), so a client generated from the schema and a contract checker both see the truth.
+Response keys are ``(status, media type)`` pairs, as drf-spectacular accepts them.
+"""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse
 
+from baloot_site.errors import PROBLEM_CONTENT_TYPE
 from games.api.serializers import ProblemSerializer
+
+ErrorResponses = dict[tuple[int, str], OpenApiResponse]
 
 
 def problem(description: str) -> OpenApiResponse:
     return OpenApiResponse(response=ProblemSerializer, description=description)
 
 
+def problem_key(status: int) -> tuple[int, str]:
+    return (status, PROBLEM_CONTENT_TYPE)
+
+
 SANCTIONED = "Your account is suspended or banned (`account_suspended`, `account_banned`)."
-AUTH_ERRORS = {
-    401: problem("Not authenticated (`not_authenticated`, `authentication_failed`)."),
-    403: problem(SANCTIONED),
-    429: problem("Too many requests (`throttled`); see `Retry-After`."),
-    503: problem("The database is unavailable (`service_unavailable`); retry."),
+AUTH_ERRORS: ErrorResponses = {
+    problem_key(401): problem("Not authenticated (`not_authenticated`, `authentication_failed`)."),
+    problem_key(403): problem(SANCTIONED),
+    problem_key(429): problem("Too many requests (`throttled`); see `Retry-After`."),
+    problem_key(503): problem("The database is unavailable (`service_unavailable`); retry."),
 }
-MATCH_ERRORS = {
+MATCH_ERRORS: ErrorResponses = {
     **AUTH_ERRORS,
-    404: problem("No such match, or a private match you do not sit in (`not_found`)."),
+    problem_key(404): problem("No such match, or a private match you do not sit in (`not_found`)."),
 }
 
 
-def errors(*extra: tuple[int, str], base: dict | None = None) -> dict:
+def only(base: ErrorResponses, *statuses: int) -> ErrorResponses:
+    """The entries of ``base`` for these statuses."""
+    return {key: value for key, value in base.items() if key[0] in statuses}
+
+
+def errors(*extra: tuple[int, str], base: ErrorResponses | None = None) -> ErrorResponses:
     out = dict(MATCH_ERRORS if base is None else base)
     for status, description in extra:
         if status == 403 and SANCTIONED not in description:
             description = f"{description} {SANCTIONED}"
-        out[status] = problem(description)
-    return out
+        out[problem_key(status)] = problem(description)
+    return dict(sorted(out.items()))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from baloot_site.errors import ERROR_CODES
@@ -27,25 +28,24 @@ from games.models import (
 # --- Requests -------------------------------------------------------------------------------
 
 
-class MatchCreateRequestSerializer(serializers.Serializer):
-    ruleset = serializers.ChoiceField(
-        choices=sorted(engine.RULESETS), default=engine.GAMERULES.name
-    )
-    target = serializers.IntegerField(min_value=1, max_value=10_000, default=152)
-    turn_seconds = serializers.IntegerField(
-        min_value=settings.BALOOT["MIN_TURN_SECONDS"],
-        max_value=settings.BALOOT["MAX_TURN_SECONDS"],
-        default=settings.BALOOT["DEFAULT_TURN_SECONDS"],
-    )
-    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
-    bots = serializers.DictField(
-        child=serializers.ChoiceField(choices=BotLevel.choices),
-        required=False,
-        default=dict,
-        help_text='Bot levels for seats 1-3, e.g. {"1": "easy", "3": "normal"}.',
-    )
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": 'Bot levels by seat: keys "1", "2" and "3" (the creator takes seat 0).',
+        "properties": {
+            str(seat): {"$ref": "#/components/schemas/BotLevelEnum"} for seat in (1, 2, 3)
+        },
+        "additionalProperties": False,
+    },
+    component_name="BotSeats",
+)
+class BotSeatsField(serializers.DictField):
+    """Bot levels keyed by seat ("1"-"3"); any other key is refused (``invalid_seat``)."""
 
-    def validate_bots(self, value: dict[str, str]) -> dict[int, str]:
+    child = serializers.ChoiceField(choices=BotLevel.choices)
+
+    def to_internal_value(self, data: Any) -> dict[int, str]:
+        value = super().to_internal_value(data)
         out: dict[int, str] = {}
         for key, level in value.items():
             if key not in ("1", "2", "3"):
@@ -57,9 +57,43 @@ class MatchCreateRequestSerializer(serializers.Serializer):
         return out
 
 
+class StrictCharField(serializers.CharField):
+    """A string and only a string: DRF's CharField would turn 0 or true into "0", "True"."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictRegexField(serializers.RegexField):
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class MatchCreateRequestSerializer(serializers.Serializer):
+    ruleset = serializers.ChoiceField(
+        choices=sorted(engine.RULESETS), default=engine.GAMERULES.name
+    )
+    target = serializers.IntegerField(min_value=1, max_value=10_000, default=152)
+    turn_seconds = serializers.IntegerField(
+        min_value=settings.BALOOT["MIN_TURN_SECONDS"],
+        max_value=settings.BALOOT["MAX_TURN_SECONDS"],
+        default=settings.BALOOT["DEFAULT_TURN_SECONDS"],
+    )
+    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
+    bots = BotSeatsField(
+        required=False,
+        default=dict,
+        help_text='Bot levels for seats 1-3, e.g. {"1": "easy", "3": "normal"}.',
+    )
+
+
 class MatchJoinRequestSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3, required=False, allow_null=True)
-    code = serializers.CharField(max_length=32, required=False, allow_blank=True)
+    code = StrictCharField(max_length=32, required=False, allow_blank=True)
 
 
 class ProjectSerializer(serializers.Serializer):
@@ -73,7 +107,7 @@ class MoveRequestSerializer(serializers.Serializer):
     """A move, as in the record format's actions without ``seat``."""
 
     type = serializers.ChoiceField(choices=[t.value for t in engine.moves.MoveType])
-    call = serializers.CharField(
+    call = StrictCharField(
         required=False,
         help_text="bid: pass/hokum/sun/ashkal; double: pass/double/triple/four/gahwa",
     )
@@ -121,19 +155,19 @@ class ReportRequestSerializer(serializers.Serializer):
         choices=ReportReason.choices,
         help_text="cheating (or collusion), abusive_name, stalling (or leaving), other.",
     )
-    comment = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    comment = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
 class RegisterRequestSerializer(serializers.Serializer):
-    username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,30}$", max_length=30)
-    password = serializers.CharField(min_length=8, max_length=128, write_only=True)
-    display_name = serializers.CharField(min_length=1, max_length=40)
+    username = StrictRegexField(r"^[A-Za-z0-9_.-]{3,30}$", max_length=30)
+    password = StrictCharField(min_length=8, max_length=128, write_only=True)
+    display_name = StrictCharField(min_length=1, max_length=40)
 
 
 class LoginRequestSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, write_only=True)
-    device = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, write_only=True)
+    device = StrictCharField(max_length=100, required=False, allow_blank=True)
 
 
 # --- Responses (documentation of the selectors' dicts) -------------------------------------

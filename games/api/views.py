@@ -20,7 +20,7 @@ from baloot_site.errors import ServiceError
 from games import moderation, records, selectors, services
 from games.api import docs
 from games.api import serializers as s
-from games.api.pagination import NewestFirstCursor
+from games.api.pagination import CURSOR, PAGE_SIZE, NewestFirstCursor, page_size_from
 from games.models import Match, MatchStatus, Round, RoundStatus
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
@@ -81,11 +81,15 @@ class MatchViewSet(viewsets.GenericViewSet):
         operation_id="matches_list",
         parameters=[
             OpenApiParameter("status", str, enum=MatchStatus.values),
-            OpenApiParameter("page_size", int),
+            PAGE_SIZE,
         ],
         responses={
             200: s.MatchSummarySerializer(many=True),
-            **docs.errors((400, "Bad filter (`invalid`)."), base=docs.AUTH_ERRORS),
+            **docs.errors(
+                (400, "Bad filter or `page_size` (`invalid`)."),
+                (404, "A `cursor` that did not come from a `next` link (`not_found`)."),
+                base=docs.AUTH_ERRORS,
+            ),
         },
         summary="Matches you sit in, and public ones",
     )
@@ -94,14 +98,25 @@ class MatchViewSet(viewsets.GenericViewSet):
         wanted = request.query_params.get("status")
         if wanted is not None:
             if wanted not in MatchStatus.values:
-                raise ServiceError(f"Unknown status {wanted!r}.", code="invalid")
+                raise ServiceError(
+                    f"Unknown status {wanted!r}.",
+                    code="invalid",
+                    errors=[{"field": "status", "code": "invalid_choice", "detail": "Unknown."}],
+                )
             queryset = queryset.filter(status=wanted)
         return self._page(queryset.prefetch_related("seats__user"))
 
     @extend_schema(
         operation_id="matches_open_list",
-        parameters=[OpenApiParameter("page_size", int)],
-        responses={200: s.MatchSummarySerializer(many=True), **docs.AUTH_ERRORS},
+        parameters=[CURSOR, PAGE_SIZE],
+        responses={
+            200: s.MatchSummarySerializer(many=True),
+            **docs.errors(
+                (400, "Bad `page_size` (`invalid`)."),
+                (404, "A `cursor` that did not come from a `next` link (`not_found`)."),
+                base=docs.AUTH_ERRORS,
+            ),
+        },
         summary="The public lobby: waiting public matches with free seats",
     )
     @action(detail=False, methods=["get"], url_path="open")
@@ -240,10 +255,17 @@ class MatchViewSet(viewsets.GenericViewSet):
         operation_id="matches_moves_list",
         parameters=[
             MATCH_ID,
-            OpenApiParameter("after", int, description="Only moves after this match version."),
-            OpenApiParameter("page_size", int),
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0, "maximum": 2**62},
+                description="Only moves after this match version.",
+            ),
+            PAGE_SIZE,
         ],
-        responses={200: s.MoveLogSerializer, **docs.errors((400, "Bad `after` (`invalid`)."))},
+        responses={
+            200: s.MoveLogSerializer,
+            **docs.errors((400, "Bad `after` or `page_size` (`invalid`).")),
+        },
         summary="The public move log after a version",
     )
     @action(detail=True, methods=["get", "post"])
@@ -279,7 +301,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def _move_log(self, request: Request, match_id: int) -> Response:
         match, seat = selectors.match_for_viewer(match_id, request.user)
         after = _int_param(request, "after", 0)
-        size = min(max(_int_param(request, "page_size", 100), 1), 100)
+        size = page_size_from(request)
         entries = selectors.move_log(match, seat, after)
         page, more = entries[:size], len(entries) > size
         next_url = None
