@@ -7,30 +7,72 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Sanction',
+            name="Sanction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('warn', 'Warn'), ('suspend', 'Suspend'), ('ban', 'Ban')], max_length=8)),
-                ('reason', models.TextField()),
-                ('starts_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('ends_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('lifted_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('lifted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sanctions', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("warn", "Warn"), ("suspend", "Suspend"), ("ban", "Ban")],
+                        max_length=8,
+                    ),
+                ),
+                ("reason", models.TextField()),
+                ("starts_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("ends_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("lifted_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "lifted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sanctions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
-                'indexes': [models.Index(fields=['user', 'lifted_at'], name='sanction_user_live')],
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('kind', 'suspend'), _negated=True), ('ends_at__isnull', False), _connector='OR'), name='sanction_suspension_has_end')],
+                "ordering": ["-created_at"],
+                "indexes": [models.Index(fields=["user", "lifted_at"], name="sanction_user_live")],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("kind", "suspend"), _negated=True),
+                            ("ends_at__isnull", False),
+                            _connector="OR",
+                        ),
+                        name="sanction_suspension_has_end",
+                    )
+                ],
             },
         ),
     ]

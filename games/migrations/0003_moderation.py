@@ -7,72 +7,217 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_sanction'),
-        ('games', '0002_idempotency_body_encoder'),
+        ("accounts", "0002_sanction"),
+        ("games", "0002_idempotency_body_encoder"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='match',
-            options={'permissions': [('moderate_match', 'Can abort, adjudicate, hand seats to bots, extend deadlines')], 'verbose_name_plural': 'matches'},
-        ),
-        migrations.CreateModel(
-            name='Report',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('reason', models.CharField(choices=[('cheating', 'Cheating or collusion'), ('abusive_name', 'Abusive name'), ('stalling', 'Stalling or leaving'), ('other', 'Other')], max_length=16)),
-                ('comment', models.TextField(blank=True)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('dismissed', 'Dismissed'), ('upheld', 'Upheld')], default='open', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('resolved_at', models.DateTimeField(blank=True, null=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='games.match')),
-                ('reported', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports_received', to=settings.AUTH_USER_MODEL)),
-                ('reporter', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports_made', to=settings.AUTH_USER_MODEL)),
-                ('resolved_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('sanction', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='reports', to='accounts.sanction')),
-            ],
+            name="match",
             options={
-                'ordering': ['created_at'],
+                "permissions": [
+                    (
+                        "moderate_match",
+                        "Can abort, adjudicate, hand seats to bots, extend deadlines",
+                    )
+                ],
+                "verbose_name_plural": "matches",
             },
         ),
         migrations.CreateModel(
-            name='ModerationAction',
+            name="Report",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('match_abort', 'Match Abort'), ('match_adjudicate', 'Match Adjudicate'), ('seat_to_bot', 'Seat To Bot'), ('deadline_extend', 'Deadline Extend'), ('report_dismiss', 'Report Dismiss'), ('report_uphold', 'Report Uphold'), ('sanction_apply', 'Sanction Apply'), ('sanction_lift', 'Sanction Lift')], max_length=20)),
-                ('reason', models.TextField()),
-                ('changes', models.JSONField(default=dict, encoder=rest_framework.utils.encoders.JSONEncoder)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='moderation_log', to='games.match')),
-                ('moderator', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='moderation_actions', to=settings.AUTH_USER_MODEL)),
-                ('sanction', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='accounts.sanction')),
-                ('target_user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='moderation_log', to=settings.AUTH_USER_MODEL)),
-                ('report', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='games.report')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("cheating", "Cheating or collusion"),
+                            ("abusive_name", "Abusive name"),
+                            ("stalling", "Stalling or leaving"),
+                            ("other", "Other"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("comment", models.TextField(blank=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Open"),
+                            ("dismissed", "Dismissed"),
+                            ("upheld", "Upheld"),
+                        ],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("resolved_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "reported",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports_received",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports_made",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "resolved_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "sanction",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="reports",
+                        to="accounts.sanction",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'moderation log entry',
-                'verbose_name_plural': 'moderation log',
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["created_at"],
+            },
+        ),
+        migrations.CreateModel(
+            name="ModerationAction",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("match_abort", "Match Abort"),
+                            ("match_adjudicate", "Match Adjudicate"),
+                            ("seat_to_bot", "Seat To Bot"),
+                            ("deadline_extend", "Deadline Extend"),
+                            ("report_dismiss", "Report Dismiss"),
+                            ("report_uphold", "Report Uphold"),
+                            ("sanction_apply", "Sanction Apply"),
+                            ("sanction_lift", "Sanction Lift"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("reason", models.TextField()),
+                (
+                    "changes",
+                    models.JSONField(
+                        default=dict, encoder=rest_framework.utils.encoders.JSONEncoder
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moderation_log",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "moderator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moderation_actions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "sanction",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to="accounts.sanction",
+                    ),
+                ),
+                (
+                    "target_user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moderation_log",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "report",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to="games.report",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "moderation log entry",
+                "verbose_name_plural": "moderation log",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.AddIndex(
-            model_name='report',
-            index=models.Index(fields=['status', 'created_at'], name='report_queue'),
+            model_name="report",
+            index=models.Index(fields=["status", "created_at"], name="report_queue"),
         ),
         migrations.AddConstraint(
-            model_name='report',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'open')), fields=('reporter', 'reported', 'match'), name='report_one_open'),
+            model_name="report",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "open")),
+                fields=("reporter", "reported", "match"),
+                name="report_one_open",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='report',
-            constraint=models.CheckConstraint(condition=models.Q(('seat__lte', 3)), name='report_seat_0_3'),
+            model_name="report",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seat__lte", 3)), name="report_seat_0_3"
+            ),
         ),
         migrations.AddIndex(
-            model_name='moderationaction',
-            index=models.Index(fields=['match', 'created_at'], name='modlog_match'),
+            model_name="moderationaction",
+            index=models.Index(fields=["match", "created_at"], name="modlog_match"),
         ),
     ]
