@@ -288,11 +288,20 @@ def main() -> None:
         stop.set()
         sampler.join()
 
+        # Like for like: the human tables alone (the bots idle, their human not moving), then
+        # the same clients on the floor endpoint, so the ratio compares equal loads.
+        alone = Timings()
+        alone_wall = _run_threads(
+            play_humans,
+            [
+                (mid, toks, time.perf_counter() + args.seconds / 2, alone, 50 + i)
+                for i, (mid, toks) in enumerate(humans)
+            ],
+        )
         floor = Timings()
         floor_wall = _run_threads(
             floor_loop,
-            [(mid, toks[0], time.perf_counter() + args.seconds / 2, floor) for mid, toks in humans]
-            + [(mid, tok, time.perf_counter() + args.seconds / 2, floor) for mid, tok in bots],
+            [(mid, toks[0], time.perf_counter() + args.seconds / 2, floor) for mid, toks in humans],
         )
 
         late_tables = [_bot_table(1000 + i, turn_seconds=2) for i in range(6)]
@@ -323,11 +332,17 @@ def main() -> None:
             f"max {max(depths)} ({len(depths)} samples)"
         )
     _print_table("Floor phase", [(op, v, floor_wall) for op, v in floor.samples.items()])
-    game_rate = (posts + len(game.samples["GET /matches/{id}"])) / wall
+    _print_table(
+        "Human tables alone (same clients as the floor phase)",
+        [(op, v, alone_wall) for op, v in sorted(alone.samples.items())],
+    )
+    game_rate = (
+        len(alone.samples["POST /moves"]) + len(alone.samples["GET /matches/{id}"])
+    ) / alone_wall
     floor_rate = len(floor.samples["POST /bench/floor"]) / floor_wall
     print(
         f"  game requests/s vs floor requests/s: {game_rate:.1f} / {floor_rate:.1f} = "
-        f"{game_rate / floor_rate:.2f}; floor errors: {floor.errors}"
+        f"{game_rate / floor_rate:.2f}; errors: {alone.errors + floor.errors}"
     )
     print(
         f"Deadlines (turn_seconds=2, {len(late_tables)} tables): {len(lateness)} timeouts; "

@@ -75,6 +75,9 @@ class Match(models.Model):
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     snapshot = models.BinaryField(null=True, blank=True, editable=False)
+    # The deck commitments of the current and the previous round ({"number": hex}), kept on
+    # the row so rendering a match view needs no query on rounds.
+    recent_commitments = models.JSONField(default=dict, blank=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )

@@ -83,11 +83,7 @@ def match_view(match: Match, viewer: Seat | None) -> dict[str, Any]:
     state = match.load_state()
     if state is None:
         return body
-    commitments = dict(
-        Round.objects.filter(match=match, number__gte=max(state.round_no - 1, 1)).values_list(
-            "number", "commitment"
-        )
-    )
+    commitments = {int(n): digest for n, digest in match.recent_commitments.items()}
     if state.phase in (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING):
         obs = engine.observation(state, seat_index)
         current = engine.observation_to_dict(obs)

@@ -219,15 +219,21 @@ def _deal(match: Match, state: engine.GameState) -> engine.GameState:
     deck = shuffled_deck()
     names = deck_names(deck)
     salt = new_salt()
+    number = state.round_no + 1
+    digest = commitment(salt, names)
     Round.objects.create(
         match=match,
-        number=state.round_no + 1,
+        number=number,
         dealer=state.dealer,
         deck=names,
         salt=salt,
-        commitment=commitment(salt, names),
+        commitment=digest,
         scores_before=list(state.scores),
     )
+    match.recent_commitments = {
+        **{k: v for k, v in match.recent_commitments.items() if k == str(number - 1)},
+        str(number): digest,
+    }
     return engine.start_round(state, deck)
 
 

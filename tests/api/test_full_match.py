@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from typing import Any
@@ -53,3 +54,29 @@ def test_four_humans_play_a_match_to_the_end_and_the_record_replays(table: Any) 
 
     sheet = players[2].client.get(f"/api/v1/matches/{view['id']}/rounds").json()
     assert sheet["results"][-1]["totals"] == final["scores"]
+
+
+def test_each_rounds_commitment_is_shown_from_its_start_and_matches_the_revealed_deck(
+    table: Any,
+) -> None:
+    """api.md "Fair dealing": the view shows `deck_commitment` from the first moment of a
+    round; the round's record later reveals deck and salt, which hash to exactly it."""
+    view, players = table(target=40)
+    match_id = view["id"]
+    seen: dict[int, str] = {}
+    _, views = play_to_end(match_id, players, random.Random(3))
+    for v in views:
+        rnd = v["round"]
+        assert rnd["deck_commitment"] is not None
+        # One commitment per round, never changing during it.
+        assert seen.setdefault(rnd["number"], rnd["deck_commitment"]) == rnd["deck_commitment"]
+        if v["previous_round"] is not None:
+            prev = v["previous_round"]
+            assert prev["deck_commitment"] == seen[prev["number"]]
+    assert len(seen) >= 2
+    for number, shown in seen.items():
+        record = players[0].client.get(f"/api/v1/matches/{match_id}/rounds/{number}/record")
+        assert record.status_code == 200
+        rnd = record.json()["rounds"][0]
+        digest = hashlib.sha256(f"{rnd['salt']}:{','.join(rnd['deck'])}".encode()).hexdigest()
+        assert digest == shown == rnd["commitment"]
