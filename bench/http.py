@@ -167,6 +167,8 @@ def play_humans(
         if status != 200:
             timings.errors += 1
             continue
+        if view["status"] != "active":
+            return  # a Gahwa round can end even a long match
         rnd = view["round"]
         if rnd["to_act"] != seat:
             seat = rnd["to_act"]
@@ -181,6 +183,8 @@ def play_humans(
         if status != 201:
             timings.errors += 1
             continue
+        if after["status"] != "active":
+            return
         seat = after["round"]["to_act"]
 
 
