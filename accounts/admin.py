@@ -30,19 +30,27 @@ class SanctionedFilter(admin.SimpleListFilter):
         return queryset
 
 
-class SanctionInline(admin.TabularInline):
-    model = Sanction
-    fk_name = "user"
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown on a parent's page that staff can read but never add, change or delete
+    there (changes go through the services and their own admin pages)."""
+
     extra = 0
     can_delete = False
-    fields = ("kind", "starts_at", "ends_at", "lifted_at", "reason", "created_by")
-    readonly_fields = fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class SanctionInline(ReadOnlyInline):
+    model = Sanction
+    fk_name = "user"
+    fields = ("kind", "starts_at", "ends_at", "lifted_at", "reason", "created_by")
 
 
 @admin.register(User)

@@ -125,6 +125,19 @@ def _print_table(title: str, rows: list[tuple[str, list[float], float]]) -> None
         )
 
 
+def _django_shell(env: dict[str, str], script: str) -> str:
+    """Run ``script`` in ``manage.py shell`` against the bench's database; its stdout."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-v", "0", "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return result.stdout
+
+
 def _deadline_lateness(env: dict[str, str]) -> list[float]:
     script = (
         "from games.models import Move\n"
@@ -136,15 +149,7 @@ def _deadline_lateness(env: dict[str, str]) -> list[float]:
         "-m.match.turn_seconds)\n"
         "print(' '.join(f'{x:.4f}' for x in out))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-v", "0", "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return [float(x) for x in result.stdout.split()]
+    return [float(x) for x in _django_shell(env, script).split()]
 
 
 def _sweep_cost(env: dict[str, str]) -> str:
@@ -171,15 +176,7 @@ def _sweep_cost(env: dict[str, str]) -> str:
         "print(f'{n} active matches holding deadlines; one sweep with none due: {ms:.2f} ms')\n"
         "print(plan)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-v", "0", "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return result.stdout
+    return _django_shell(env, script)
 
 
 def main() -> None:

@@ -27,6 +27,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
+from accounts.admin import ReadOnlyInline
 from accounts.models import SanctionKind, User
 from baloot_site.errors import ServiceError
 from games import moderation, records
@@ -290,18 +291,9 @@ MATCH_STEPS = {
 }
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
-    can_delete = False
     fields = ("index", "user", "bot", "away", "timeouts_in_row", "joined_at")
-    readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Match)
