@@ -91,7 +91,7 @@ def report_create(
     match = services.match_lock(match_id)
     mine = Seat.objects.filter(match=match, user=reporter).first()
     if mine is None and match.visibility == Visibility.PRIVATE:
-        raise services._not_found()  # a private match's existence is not revealed
+        raise services.match_not_found()  # a private match's existence is not revealed
     if reason not in ReportReason.values:
         raise ServiceError(
             f"Unknown reason {reason!r}.",
@@ -263,7 +263,7 @@ def _seats_of_sanctioned(user: User) -> list[dict[str, Any]]:
             seat.save(update_fields=["away"])
             state = match.load_state()
             assert state is not None
-            services._store(match, state)  # a bot takes the turn at once if it is theirs
+            services.state_store(match, state)  # a bot takes the turn at once if it is theirs
             what = "away"
         elif match.status == MatchStatus.WAITING:
             seat.user = None
@@ -271,7 +271,7 @@ def _seats_of_sanctioned(user: User) -> list[dict[str, Any]]:
             if not match.seats.filter(user__isnull=False).exists():
                 match.status = MatchStatus.ABORTED
                 match.finished_at = timezone.now()
-            services._bump(match)
+            services.version_bump(match)
             what = "vacated"
         else:
             continue
@@ -376,7 +376,7 @@ def match_abort(*, moderator: User, match_id: int, reason: str) -> Match:
     match.finished_at = timezone.now()
     match.to_act = None
     match.deadline = None
-    services._bump(match)  # pending bot/deadline tasks see the new version and do nothing
+    services.version_bump(match)  # pending bot/deadline tasks see the new version and do nothing
     _log(
         moderator=moderator,
         kind=ModerationKind.MATCH_ABORT,
@@ -398,7 +398,7 @@ def match_adjudicate(*, moderator: User, match_id: int, winner_team: int, reason
             errors=[{"field": "winner_team", "code": "invalid", "detail": "0 or 1."}],
         )
     match = services.match_lock(match_id)
-    services._require_active(match)
+    services.require_active(match)
     before = _match_fields(match)
     services.match_finish(match, winner_team=winner_team, reason=EndReason.ADJUDICATED)
     _log(
@@ -455,7 +455,7 @@ def match_deadline_extend(*, moderator: User, match_id: int, by: timedelta, reas
             errors=[{"field": "by", "code": "invalid", "detail": "Out of range."}],
         )
     match = services.match_lock(match_id)
-    services._require_active(match)
+    services.require_active(match)
     seat = match.seats.get(index=match.to_act) if match.to_act is not None else None
     if seat is None or turns.is_automatic(seat) or match.deadline is None:
         raise ServiceError(
@@ -463,7 +463,7 @@ def match_deadline_extend(*, moderator: User, match_id: int, by: timedelta, reas
         )
     before = _match_fields(match)
     match.deadline = max(match.deadline, timezone.now()) + by
-    services._bump(match, turns.FollowUp.DEADLINE)
+    services.version_bump(match, turns.FollowUp.DEADLINE)
     _log(
         moderator=moderator,
         kind=ModerationKind.DEADLINE_EXTEND,

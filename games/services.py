@@ -43,7 +43,7 @@ from games.models import (
 log = logging.getLogger(__name__)
 
 
-def _not_found() -> ServiceError:
+def match_not_found() -> ServiceError:
     return ServiceError("No such match.", code="not_found", status_code=404)
 
 
@@ -52,7 +52,7 @@ def match_lock(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist:
-        raise _not_found() from None
+        raise match_not_found() from None
 
 
 def _seat_of(match: Match, user: User) -> Seat | None:
@@ -63,7 +63,7 @@ def _require_seat(match: Match, user: User) -> Seat:
     seat = _seat_of(match, user)
     if seat is None:
         if match.visibility == Visibility.PRIVATE:
-            raise _not_found()  # a private match's existence is not revealed
+            raise match_not_found()  # a private match's existence is not revealed
         raise ServiceError("You do not sit in this match.", code="not_a_player", status_code=403)
     return seat
 
@@ -130,7 +130,7 @@ def match_join(
         and not hmac.compare_digest((code or "").encode(), match.invite_code.encode())
         and _seat_of(match, user) is None
     ):
-        raise _not_found()
+        raise match_not_found()
     if match.status != MatchStatus.WAITING:
         raise ServiceError(
             "This match is not waiting for players.", code="match_not_waiting", status_code=409
@@ -151,7 +151,7 @@ def match_join(
     if all(not s.is_empty for s in seats):
         _start(match)
     else:
-        _bump(match)
+        version_bump(match)
     return match
 
 
@@ -171,7 +171,7 @@ def match_leave(*, match_id: int, user: User) -> Match:
     if all(s.user_id is None for s in match.seat_list()):
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
-    _bump(match)
+    version_bump(match)
     return match
 
 
@@ -179,7 +179,7 @@ def match_leave(*, match_id: int, user: User) -> Match:
 def match_resign(*, match_id: int, user: User) -> Match:
     match = match_lock(match_id)
     seat = _require_seat(match, user)
-    _require_active(match)
+    require_active(match)
     match_finish(match, winner_team=1 - seat.team, reason=EndReason.RESIGNED)
     return match
 
@@ -192,10 +192,10 @@ def match_finish(match: Match, *, winner_team: int | None, reason: str) -> None:
     match.finished_at = timezone.now()
     match.to_act = None
     match.deadline = None
-    _bump(match)
+    version_bump(match)
 
 
-def _require_active(match: Match) -> None:
+def require_active(match: Match) -> None:
     if match.status != MatchStatus.ACTIVE:
         raise ServiceError(
             "This match is not being played.", code="match_not_active", status_code=409
@@ -212,7 +212,7 @@ def _start(match: Match) -> None:
     match.status = MatchStatus.ACTIVE
     match.started_at = timezone.now()
     state = _deal(match, state)
-    _store(match, state)
+    state_store(match, state)
 
 
 def _deal(match: Match, state: engine.GameState) -> engine.GameState:
@@ -237,7 +237,7 @@ def _deal(match: Match, state: engine.GameState) -> engine.GameState:
     return engine.start_round(state, deck)
 
 
-def _bump(match: Match, follow_up: turns.FollowUp | None = None) -> None:
+def version_bump(match: Match, follow_up: turns.FollowUp | None = None) -> None:
     match.version += 1
     match.save()
     if follow_up is not None:
@@ -245,7 +245,7 @@ def _bump(match: Match, follow_up: turns.FollowUp | None = None) -> None:
         transaction.on_commit(lambda: turns.schedule(match_id, version, follow_up, eta))
 
 
-def _store(match: Match, state: engine.GameState) -> None:
+def state_store(match: Match, state: engine.GameState) -> None:
     """Save the snapshot, the denormalised turn and deadline, bump the version, and schedule
     what the next turn needs once the transaction commits."""
     match.put_state(state)
@@ -260,7 +260,7 @@ def _store(match: Match, state: engine.GameState) -> None:
         else:
             match.deadline = now + timedelta(seconds=match.turn_seconds)
             follow_up = turns.FollowUp.DEADLINE
-    _bump(match, follow_up)
+    version_bump(match, follow_up)
 
 
 def _close_rounds(match: Match, before: engine.GameState, after: engine.GameState) -> None:
@@ -306,7 +306,7 @@ def move_apply(*, match: Match, seat: int, move: engine.Move, actor: str) -> Mat
         match.put_state(state)
         match_finish(match, winner_team=result.winner, reason=result.reason)
         return match
-    _store(match, state)
+    state_store(match, state)
     return match
 
 
@@ -352,7 +352,7 @@ def move_submit(
                     status_code=422,
                 )
             return MoveAnswer(stored.status_code, stored.body, replayed=True)
-    _require_active(match)
+    require_active(match)
     if expected_version is not None and expected_version != match.version:
         raise ServiceError(
             "The match has moved on; reload it.",
@@ -395,7 +395,7 @@ def seat_come_back(*, match_id: int, user: User) -> Match:
     _require_in_good_standing(user)
     match = match_lock(match_id)
     seat = _require_seat(match, user)
-    _require_active(match)
+    require_active(match)
     if not seat.away and not seat.timeouts_in_row:
         return match
     seat.away = False
@@ -403,7 +403,7 @@ def seat_come_back(*, match_id: int, user: User) -> Match:
     seat.save(update_fields=["away", "timeouts_in_row"])
     state = match.load_state()
     assert state is not None
-    _store(match, state)
+    state_store(match, state)
     return match
 
 
@@ -418,11 +418,11 @@ def seat_replace_with_bot(*, match: Match, seat_index: int, level: str) -> Seat:
     if match.status == MatchStatus.ACTIVE:
         state = match.load_state()
         assert state is not None
-        _store(match, state)
+        state_store(match, state)
     elif match.status == MatchStatus.WAITING and all(not s.is_empty for s in match.seat_list()):
         _start(match)
     else:
-        _bump(match)
+        version_bump(match)
     return seat
 
 

@@ -16,8 +16,8 @@ from accounts.api.serializers import AuthAnswerSerializer, InboxEntrySerializer,
 from games import selectors as game_selectors
 from games.api import docs
 from games.api.pagination import CURSOR, PAGE_SIZE, InboxCursor
+from games.api.parsing import validated_body
 from games.api.serializers import LoginRequestSerializer, RegisterRequestSerializer
-from games.api.views import _valid
 
 _ANON_ERRORS = docs.only(docs.AUTH_ERRORS, 429, 503)
 
@@ -39,7 +39,7 @@ class RegisterView(APIView):
         summary="Create an account and get a token",
     )
     def post(self, request: Request) -> Response:
-        data = _valid(RegisterRequestSerializer, request.data)
+        data = validated_body(RegisterRequestSerializer, request.data)
         user, token = services.user_register(**data)
         return Response(
             {"token": token, "user": account_selectors.user_json(user)},
@@ -66,7 +66,7 @@ class LoginView(APIView):
         summary="Get a new bearer token for this device",
     )
     def post(self, request: Request) -> Response:
-        data = _valid(LoginRequestSerializer, request.data)
+        data = validated_body(LoginRequestSerializer, request.data)
         user, token = services.user_login(
             username=data["username"], password=data["password"], device=data.get("device", "")
         )

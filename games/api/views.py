@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status, viewsets
+from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +21,7 @@ from games import moderation, records, selectors, services
 from games.api import docs
 from games.api import serializers as s
 from games.api.pagination import CURSOR, PAGE_SIZE, NewestFirstCursor, page_size_from
+from games.api.parsing import validated_body
 from games.models import Match, MatchStatus, Round, RoundStatus
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
@@ -65,7 +66,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         summary="Create a match (the creator takes seat 0)",
     )
     def create(self, request: Request) -> Response:
-        data = _valid(s.MatchCreateRequestSerializer, request.data)
+        data = validated_body(s.MatchCreateRequestSerializer, request.data)
         match = services.match_create(
             creator=request.user,
             ruleset=data["ruleset"],
@@ -164,7 +165,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
-        data = _valid(s.MatchJoinRequestSerializer, request.data)
+        data = validated_body(s.MatchJoinRequestSerializer, request.data)
         match = services.match_join(
             match_id=_pk(pk), user=request.user, seat=data.get("seat"), code=data.get("code")
         )
@@ -272,7 +273,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def moves(self, request: Request, pk: str) -> Response:
         if request.method == "GET":
             return self._move_log(request, _pk(pk))
-        data = _valid(s.MoveRequestSerializer, request.data)
+        data = validated_body(s.MoveRequestSerializer, request.data)
         expected = data.pop("expected_version", None)
         payload = {k: v for k, v in request.data.items() if k != "expected_version"}
         key = request.headers.get("Idempotency-Key") or None
@@ -328,7 +329,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def reports(self, request: Request, pk: str) -> Response:
-        data = _valid(s.ReportRequestSerializer, request.data)
+        data = validated_body(s.ReportRequestSerializer, request.data)
         report = moderation.report_create(
             reporter=request.user,
             match_id=_pk(pk),
@@ -403,18 +404,6 @@ class MatchViewSet(viewsets.GenericViewSet):
                 "The match has not ended yet.", code="match_not_finished", status_code=409
             )
         return Response(records.match_record(match))
-
-
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise ServiceError(
-            "The body must be a JSON object.",
-            code="invalid",
-            errors=[{"field": "body", "code": "invalid", "detail": "Expected a JSON object."}],
-        )
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _pk(value: str) -> int:
