@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import Sanction, SanctionKind, User
 from baloot_site.errors import ServiceError
-from games import services, turns
+from games import selectors, services, turns
 from games.models import (
     BotLevel,
     EndReason,
@@ -91,7 +91,7 @@ def report_create(
     match = services.match_lock(match_id)
     mine = Seat.objects.filter(match=match, user=reporter).first()
     if mine is None and match.visibility == Visibility.PRIVATE:
-        raise services.match_not_found()  # a private match's existence is not revealed
+        raise selectors.match_not_found()  # a private match's existence is not revealed
     if reason not in ReportReason.values:
         raise ServiceError(
             f"Unknown reason {reason!r}.",

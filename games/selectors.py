@@ -20,20 +20,20 @@ from games.summaries import round_log_json
 from games.turns import is_automatic
 
 
+def match_not_found() -> ServiceError:
+    """The one answer for a match that does not exist or that the caller may not know of."""
+    return ServiceError("No such match.", code="not_found", status_code=404)
+
+
 def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
     """The match and the caller's seat; a private match is 404 to anyone not seated."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        raise ServiceError("No such match.", code="not_found", status_code=404)
-    seats = match.seat_list()
-    mine = next((s for s in seats if s.user_id == user.pk), None)
+        raise match_not_found()
+    mine = next((s for s in match.seat_list() if s.user_id == user.pk), None)
     if mine is None and match.visibility == Visibility.PRIVATE and not user.is_staff:
-        raise ServiceError("No such match.", code="not_found", status_code=404)
+        raise match_not_found()
     return match, mine
-
-
-def _seats(match: Match) -> list[Seat]:
-    return match.seat_list()
 
 
 def seat_json(seat: Seat) -> dict[str, Any]:
@@ -53,13 +53,14 @@ def seat_json(seat: Seat) -> dict[str, Any]:
     }
 
 
-def etag_for(match: Match, seat: Seat | None) -> str:
-    return f'W/"m{match.pk}-v{match.version}-s{seat.index if seat else "x"}"'
+def etag_for(match_id: int, version: int, seat_index: int | None) -> str:
+    """Identifies the match version as this caller sees it (api.md "ETag")."""
+    return f'W/"m{match_id}-v{version}-s{"x" if seat_index is None else seat_index}"'
 
 
 def match_view(match: Match, viewer: Seat | None) -> dict[str, Any]:
     """The match as ``viewer`` (a seat, or None for an outsider) may see it."""
-    seats = _seats(match)
+    seats = match.seat_list()
     seat_index = viewer.index if viewer is not None else None
     body: dict[str, Any] = {
         "id": match.pk,

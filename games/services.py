@@ -39,12 +39,9 @@ from games.models import (
     Seat,
     Visibility,
 )
+from games.selectors import match_not_found
 
 log = logging.getLogger(__name__)
-
-
-def match_not_found() -> ServiceError:
-    return ServiceError("No such match.", code="not_found", status_code=404)
 
 
 def match_lock(match_id: int) -> Match:
@@ -361,12 +358,9 @@ def move_submit(
             current_version=match.version,
         )
     move = engine.move_from_dict(payload)
-    if seat.away or seat.timeouts_in_row:
-        # The player is back: their own move takes the seat back from the bot (api.md). A
-        # refused move rolls this back with everything else.
-        seat.away = False
-        seat.timeouts_in_row = 0
-        seat.save(update_fields=["away", "timeouts_in_row"])
+    # The player is back: their own move takes the seat back from the bot (api.md). A refused
+    # move rolls this back with everything else.
+    _seat_reclaim(seat)
     move_apply(match=match, seat=seat.index, move=move, actor=Actor.HUMAN)
     body = render(match)
     if idempotency_key:
@@ -396,15 +390,22 @@ def seat_come_back(*, match_id: int, user: User) -> Match:
     match = match_lock(match_id)
     seat = _require_seat(match, user)
     require_active(match)
-    if not seat.away and not seat.timeouts_in_row:
+    if not _seat_reclaim(seat):
         return match
-    seat.away = False
-    seat.timeouts_in_row = 0
-    seat.save(update_fields=["away", "timeouts_in_row"])
     state = match.load_state()
     assert state is not None
     state_store(match, state)
     return match
+
+
+def _seat_reclaim(seat: Seat) -> bool:
+    """Clear the away flag and the timeout streak; True if there was anything to clear."""
+    if not seat.away and not seat.timeouts_in_row:
+        return False
+    seat.away = False
+    seat.timeouts_in_row = 0
+    seat.save(update_fields=["away", "timeouts_in_row"])
+    return True
 
 
 def seat_replace_with_bot(*, match: Match, seat_index: int, level: str) -> Seat:
@@ -446,6 +447,15 @@ def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str
     )
 
 
+def _lock_turn_at(match_id: int, version: int) -> Match | None:
+    """The locked match if it is still at ``version`` with a seat to act, else None: a task
+    for a deleted match, a duplicate, or a turn someone already played changes nothing."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.version != version or match.status != MatchStatus.ACTIVE:
+        return None
+    return match if match.to_act is not None else None
+
+
 @transaction.atomic
 def bot_turn_play(*, match_id: int, expected_version: int) -> bool:
     """Play the bot (or away) seat whose turn it was at ``expected_version``.
@@ -453,10 +463,8 @@ def bot_turn_play(*, match_id: int, expected_version: int) -> bool:
     Returns False, changing nothing, when the match has moved on: the task was a duplicate,
     or the sweep or a human got there first.
     """
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
-        return False
-    if match.to_act is None:
+    match = _lock_turn_at(match_id, expected_version)
+    if match is None:
         return False
     seat = match.seat_at(match.to_act)
     if not turns.is_automatic(seat):
@@ -475,10 +483,8 @@ def turn_expire(*, match_id: int, expected_version: int) -> bool:
 
     Returns False, changing nothing, if the turn was played or the deadline moved meanwhile.
     """
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    if match is None or match.version != expected_version or match.status != MatchStatus.ACTIVE:
-        return False
-    if match.to_act is None or match.deadline is None or match.deadline > timezone.now():
+    match = _lock_turn_at(match_id, expected_version)
+    if match is None or match.deadline is None or match.deadline > timezone.now():
         return False
     seat = match.seat_at(match.to_act)
     if turns.is_automatic(seat):

@@ -109,15 +109,9 @@ class MeView(APIView):
         )
 
 
-class _InboxOrder(InboxCursor):
-    # My turns first, then by deadline, matches without one (waiting, over) last on every
-    # database (see games.selectors.inbox_for).
-    ordering = ("-is_my_turn", "deadline_order", "-updated_at", "-id")
-
-
 class InboxView(GenericAPIView):
     throttle_scope = "reads"
-    pagination_class = _InboxOrder
+    pagination_class = InboxCursor
     serializer_class = InboxEntrySerializer
 
     @extend_schema(

@@ -95,4 +95,6 @@ class NewestFirstCursor(CursorPagination):
 
 
 class InboxCursor(NewestFirstCursor):
-    ordering = ("-is_my_turn", "deadline", "-updated_at", "-id")
+    # My turns first, then by deadline, with matches that have none (waiting, over) last on
+    # every database; the annotations come from games.selectors.inbox_for.
+    ordering = ("-is_my_turn", "deadline_order", "-updated_at", "-id")  # type: ignore[assignment]

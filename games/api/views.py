@@ -22,14 +22,14 @@ from games.api import docs
 from games.api import serializers as s
 from games.api.pagination import CURSOR, PAGE_SIZE, NewestFirstCursor, page_size_from
 from games.api.parsing import validated_body
-from games.models import Match, MatchStatus, Round, RoundStatus
+from games.models import Match, MatchStatus, Round, RoundStatus, Seat
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
 
 
-def _view_response(match: Match, seat: Any, status_code: int = 200) -> Response:
+def _view_response(match: Match, seat: Seat | None, status_code: int = 200) -> Response:
     body = selectors.match_view(match, seat)
-    return Response(body, status=status_code, headers={"ETag": selectors.etag_for(match, seat)})
+    return Response(body, status=status_code, headers={"ETag": _etag(match, seat)})
 
 
 class MatchViewSet(viewsets.GenericViewSet):
@@ -145,7 +145,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     )
     def retrieve(self, request: Request, pk: str) -> Response | HttpResponse:
         match, seat = selectors.match_for_viewer(_pk(pk), request.user)
-        etag = selectors.etag_for(match, seat)
+        etag = _etag(match, seat)
         if etag in _if_none_match(request):
             return HttpResponse(status=304, headers={"ETag": etag})
         return _view_response(match, seat)
@@ -293,7 +293,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             render=render,
         )
         seat_index = answer.body.get("my_seat")
-        etag = f'W/"m{answer.body["id"]}-v{answer.body["version"]}-s{seat_index}"'
+        etag = selectors.etag_for(answer.body["id"], answer.body["version"], seat_index)
         headers = {"ETag": etag}
         if answer.replayed:
             headers["Idempotent-Replayed"] = "true"
@@ -406,13 +406,17 @@ class MatchViewSet(viewsets.GenericViewSet):
         return Response(records.match_record(match))
 
 
+def _etag(match: Match, seat: Seat | None) -> str:
+    return selectors.etag_for(match.pk, match.version, seat.index if seat else None)
+
+
 def _pk(value: str) -> int:
     try:
         pk = int(value)
     except (TypeError, ValueError):
-        raise ServiceError("No such match.", code="not_found", status_code=404) from None
+        raise selectors.match_not_found() from None
     if pk <= 0 or pk > 2**62:
-        raise ServiceError("No such match.", code="not_found", status_code=404)
+        raise selectors.match_not_found()
     return pk
 
 
