@@ -231,10 +231,10 @@ def match_summary(match: Match, user: User) -> dict[str, Any]:
     }
 
 
-def move_log(match: Match, viewer: Seat | None, after: int) -> list[dict[str, Any]]:
-    """The public log after version ``after``. A declaration's cards stay hidden from other
-    seats until trick 1 of its round is complete (api.md)."""
-    moves = list(Move.objects.filter(match=match, version__gt=after).order_by("seq"))
+def move_log(match: Match, viewer: Seat | None, after: int, limit: int) -> list[dict[str, Any]]:
+    """At most ``limit`` entries of the public log after version ``after``. A declaration's
+    cards stay hidden from other seats until trick 1 of its round is complete (api.md)."""
+    moves = list(Move.objects.filter(match=match, version__gt=after).order_by("seq")[:limit])
     state = match.load_state()
     open_round = None
     if state is not None and state.phase is not engine.Phase.FINISHED and not state.tricks:

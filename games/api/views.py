@@ -303,7 +303,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         match, seat = selectors.match_for_viewer(match_id, request.user)
         after = _int_param(request, "after", 0)
         size = page_size_from(request)
-        entries = selectors.move_log(match, seat, after)
+        # One entry more than the page tells whether there is a next page.
+        entries = selectors.move_log(match, seat, after, limit=size + 1)
         page, more = entries[:size], len(entries) > size
         next_url = None
         if more:
