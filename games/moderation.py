@@ -1,11 +1,11 @@
 """Moderation writes: player reports, sanctions and staff actions on matches.
 
 Staff change games through the one path (architecture.md): each match action locks the match
-with ``services.match_lock``, changes it with the same helpers moves use (``_store`` /
-``_bump`` / ``match_finish`` / ``seat_replace_with_bot``), so the version bumps and the Celery
-follow-ups are scheduled on commit exactly as for a move. Every moderation service writes one
-``ModerationAction`` row in the same transaction: the change and its log entry commit together
-or not at all.
+with ``services.match_lock`` and changes it with the same helpers moves use
+(``state_store`` / ``version_bump`` / ``match_finish`` / ``seat_replace_with_bot``), so the
+version bumps and the Celery follow-ups are scheduled on commit exactly as for a move. Every
+moderation service writes one ``ModerationAction`` row in the same transaction: the change
+and its log entry commit together or not at all.
 """
 
 from __future__ import annotations
@@ -370,13 +370,7 @@ def match_abort(*, moderator: User, match_id: int, reason: str) -> Match:
     if match.status not in (MatchStatus.WAITING, MatchStatus.ACTIVE):
         raise _not_running(match)
     before = _match_fields(match)
-    match.status = MatchStatus.ABORTED
-    match.winner_team = None
-    match.end_reason = ""
-    match.finished_at = timezone.now()
-    match.to_act = None
-    match.deadline = None
-    services.version_bump(match)  # pending bot/deadline tasks see the new version and do nothing
+    services.match_finish(match, winner_team=None, reason="", status=MatchStatus.ABORTED)
     _log(
         moderator=moderator,
         kind=ModerationKind.MATCH_ABORT,

@@ -181,9 +181,16 @@ def match_resign(*, match_id: int, user: User) -> Match:
     return match
 
 
-def match_finish(match: Match, *, winner_team: int | None, reason: str) -> None:
-    """End a locked match outside the rules (resign, adjudication) or by them."""
-    match.status = MatchStatus.FINISHED
+def match_finish(
+    match: Match,
+    *,
+    winner_team: int | None,
+    reason: str,
+    status: MatchStatus = MatchStatus.FINISHED,
+) -> None:
+    """End a locked match: by the rules, by resignation or adjudication, or aborted (no
+    result). Pending bot and deadline tasks see the new version and do nothing."""
+    match.status = status
     match.winner_team = winner_team
     match.end_reason = reason
     match.finished_at = timezone.now()
