@@ -273,8 +273,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     def moves(self, request: Request, pk: str) -> Response:
         if request.method == "GET":
             return self._move_log(request, _pk(pk))
-        data = validated_body(s.MoveRequestSerializer, request.data)
-        expected = data.pop("expected_version", None)
+        # Validated for shape here; the engine parses the move itself from the same fields.
+        expected = validated_body(s.MoveRequestSerializer, request.data).get("expected_version")
         payload = {k: v for k, v in request.data.items() if k != "expected_version"}
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
