@@ -24,7 +24,7 @@ system-deps:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 run: $(STAMP)
-	./scripts/dev_run.sh
+	$(PY) scripts/supervise.py
 
 demo: $(STAMP)
 	$(PY) -m games.engine play --seed 1 --bot easy

@@ -1,8 +1,12 @@
 """The Celery app: bot turns and turn deadlines run here (games.tasks)."""
 
+import logging
 import os
+import threading
+import time
 
 from celery import Celery
+from celery.signals import worker_shutting_down
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
 
@@ -10,13 +14,22 @@ app = Celery("baloot_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+log = logging.getLogger(__name__)
 
-@app.on_after_configure.connect
-def _make_filesystem_broker_dirs(sender: Celery, **kwargs: object) -> None:
-    """The embedded default broker (kombu's filesystem transport) needs its folders."""
-    from pathlib import Path
 
-    options = sender.conf.broker_transport_options or {}
-    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
-        if options.get(key):
-            Path(options[key]).mkdir(parents=True, exist_ok=True)
+# A warm shutdown waits for running tasks, which are all short (a bot's turn thinks for a
+# fraction of a second). But when the pool's children receive the signal too (Ctrl-C in a
+# terminal, a signal sent to the process group), billiard's pool finaliser can wait forever on a
+# queue lock a killed child held. Past this grace the worker exits anyway: what it had taken is
+# either redelivered (Redis, acks_late) or replayed by the deadline sweep.
+SHUTDOWN_GRACE_SECONDS = 10.0
+
+
+@worker_shutting_down.connect
+def _bound_the_shutdown(**_kwargs: object) -> None:
+    def force_exit() -> None:
+        time.sleep(SHUTDOWN_GRACE_SECONDS)
+        log.warning("worker still shutting down after %.0f s; exiting", SHUTDOWN_GRACE_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=force_exit, name="shutdown-bound", daemon=True).start()

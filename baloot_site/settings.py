@@ -1,10 +1,14 @@
 """Settings, read from the environment (see .env.example for every variable).
 
-The defaults run on a laptop with nothing installed: SQLite and a filesystem Celery broker
-under ./var. Production sets DATABASE_URL (PostgreSQL, psycopg 3) and CELERY_BROKER_URL (Redis).
+The defaults run on a laptop with nothing installed: SQLite, and a Celery broker that is a
+SQLite file too (baloot_site/broker.py), under ./var. Production sets DATABASE_URL
+(PostgreSQL, psycopg 3) and CELERY_BROKER_URL (Redis).
 """
 
+import contextlib
 import os
+import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -19,10 +23,32 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me-in-production")
+
+def _local_secret_key(path: Path) -> str:
+    """A random key made once per installation and kept in ``var/`` (mode 0600), for when
+    DJANGO_SECRET_KEY is not set: the key signs sessions and seeds the bots' choices, so a
+    key everyone can read in the repository would let a client recompute a bot's hand."""
+    if not path.exists():
+        # Written aside, then linked into place: a process starting at the same moment either
+        # sees no file yet or a whole one, never a half-written key.
+        draft = path.with_name(f"{path.name}.{os.getpid()}")
+        draft.touch(mode=0o600)
+        draft.write_text(secrets.token_urlsafe(50))
+        with contextlib.suppress(FileExistsError):
+            os.link(draft, path)
+        draft.unlink()
+    return path.read_text().strip()
+
+
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or _local_secret_key(VAR_DIR / "secret-key")
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+# The largest request body, API and admin alike (baloot_site/middleware.py answers 413 beyond
+# it). Moves are a few hundred bytes; the admin's forms are the biggest bodies we take.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("BALOOT_MAX_BODY_BYTES", default=1024 * 1024)
+# A CSRF refusal (the admin's forms) in the one problem shape, like every other error.
+CSRF_FAILURE_VIEW = "baloot_site.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -35,11 +61,17 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
+    # Failed-login backoff per account (API and admin); its records are AccessAttempt rows.
+    "axes",
     "accounts",
     "games",
 ]
 
 MIDDLEWARE = [
+    # First: an oversized body is refused (413) before anything reads it.
+    "baloot_site.middleware.BodySizeLimitMiddleware",
+    # Bare error answers of Django's own views (e.g. the admin's 405) in the problem shape.
+    "baloot_site.middleware.BareErrorProblemMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -48,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes requires: it turns a lockout flagged during the view into its answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "baloot_site.urls"
@@ -98,10 +132,21 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
+# Axes first: it refuses a locked-out account before ModelBackend checks (hashes) a password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        # display_name too: it is public, so a password close to it is a guessable one.
+        "OPTIONS": {"user_attributes": ["username", "display_name", "email"]},
+    },
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 PASSWORD_HASHERS = env.list(
     "DJANGO_PASSWORD_HASHERS",
@@ -138,6 +183,35 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
 
+# --- Client addresses, failed logins ----------------------------------------------------
+
+# How many reverse proxies of ours stand in front of the app. 0: X-Forwarded-For is ignored and
+# the peer address is the client; N: the Nth address from the right of X-Forwarded-For
+# (baloot_site/client_ip.py). Rate limits and failed-login records both use it.
+BALOOT_TRUSTED_PROXIES = env.int("BALOOT_TRUSTED_PROXIES", default=0)
+
+# django-axes: after BALOOT_LOGIN_FAILURE_LIMIT wrong passwords for one username, that username
+# cannot log in (API or admin) for BALOOT_LOGIN_COOLOFF_MINUTES, then starts afresh.
+AXES_FAILURE_LIMIT = env.int("BALOOT_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("BALOOT_LOGIN_COOLOFF_MINUTES", default=15))
+# Per account, whatever the address: rotating addresses buys no extra guesses.
+AXES_LOCKOUT_PARAMETERS = ["username"]
+# axes warns that without "ip_address" rotating User-Agents bypasses the lockout. Not so here:
+# the username alone selects the records (tests/security prove it). Adding the address would
+# lock out everyone behind one NAT or carrier address after five typos; guessing across many
+# accounts from one address is what the per-address rate limit (auth_address) is for.
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+AXES_RESET_ON_SUCCESS = True
+# Attempts during a lockout do not extend it, so hammering a locked account cannot keep its
+# owner out for longer than one cool-off; and Retry-After stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "baloot_site.client_ip.client_ip"
+# The lockout answer is the API's problem shape, 429 `login_locked` with Retry-After.
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+# Only failures are recorded: logins are per device token, and a row per login would grow
+# without bound (and make axes create a session for every API login).
+AXES_DISABLE_ACCESS_LOG = True
+
 # --- REST framework and the OpenAPI contract ------------------------------------------------
 
 REST_FRAMEWORK = {
@@ -151,12 +225,18 @@ REST_FRAMEWORK = {
         # The browsable API only while developing.
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser with the nesting depth bounded (deep nesting is a RecursionError).
+    "DEFAULT_PARSER_CLASSES": ["baloot_site.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "baloot_site.errors.problem_exception_handler",
+    # Our throttles read the address through baloot_site.client_ip; this keeps any stock DRF
+    # throttle on the same rule.
+    "NUM_PROXIES": BALOOT_TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_CLASSES": ["baloot_site.throttling.FailOpenScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "auth": env.str("RATE_AUTH", default="30/min"),
+        # Register and login together, per client address (baloot_site.throttling).
+        "auth_address": env.str("RATE_AUTH_ADDRESS", default="100/hour"),
         "moves": env.str("RATE_MOVES", default="240/min"),
         "match_create": env.str("RATE_MATCH_CREATE", default="30/min"),
         "join": env.str("RATE_JOIN", default="60/min"),
@@ -210,6 +290,8 @@ BALOOT = {
     "IDEMPOTENCY_TTL_HOURS": 24,
     "AWAY_AFTER_TIMEOUTS": 3,
     "SWEEP_SECONDS": env.float("BALOOT_SWEEP_SECONDS", default=1.0),
+    # /healthz answers 503 when no deadline sweep has completed for this many seconds.
+    "HEALTH_SWEEP_MAX_AGE": env.float("BALOOT_HEALTH_SWEEP_MAX_AGE", default=10.0),
     "BOT_TIME_BUDGET": env.float("BALOOT_BOT_TIME_BUDGET", default=0.15),
 }
 
@@ -218,20 +300,15 @@ BENCH_ENDPOINTS = env.bool("BALOOT_BENCH_ENDPOINTS", default=False)
 
 # --- Celery ------------------------------------------------------------------------------
 
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
-CELERY_BROKER_TRANSPORT_OPTIONS = (
-    {
-        "data_folder_in": str(VAR_DIR / "broker"),
-        "data_folder_out": str(VAR_DIR / "broker"),
-        "processed_folder": str(VAR_DIR / "broker-processed"),
-        "control_folder": str(VAR_DIR / "broker-control"),
-        "store_processed": False,
-        # The filesystem transport polls its folder; the default 1 s would delay every bot.
-        "polling_interval": 0.05,
-    }
-    if CELERY_BROKER_URL.startswith("filesystem")
-    else {"visibility_timeout": 3600}
-)
+# The embedded default is a SQLite file served by kombu's SQLAlchemy transport
+# (baloot_site/broker.py explains the choice); any kombu URL (redis://...) replaces it.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=f"sqlite:///{VAR_DIR / 'broker.sqlite3'}")
+if CELERY_BROKER_URL.startswith("sqlite:"):
+    CELERY_BROKER_TRANSPORT = "baloot_site.broker:Transport"
+    # The transport polls its table; kombu's default 1 s would delay every bot move.
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"polling_interval": 0.05}
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -243,6 +320,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
         "schedule": BALOOT["SWEEP_SECONDS"],
+    },
+    # Idempotency records past BALOOT["IDEMPOTENCY_TTL_HOURS"] (games/idempotency.py).
+    "purge-idempotency-records": {
+        "task": "games.tasks.purge_idempotency_records",
+        "schedule": 600.0,
     },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

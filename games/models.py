@@ -93,11 +93,14 @@ class Match(models.Model):
         ]
         indexes = [
             models.Index(fields=["status", "visibility", "-created_at"], name="match_lobby"),
-            # The deadline sweep reads only active matches' deadlines (games.tasks).
+            # The deadline sweep (games.tasks) reads due deadlines. Only active matches hold
+            # one, so the index covers few rows; its condition names no status because SQLite
+            # uses a partial index only when the query implies the condition, and the sweep's
+            # `status = %s` is a bound parameter, which `deadline <= %s` implies nothing about.
             models.Index(
                 fields=["deadline"],
-                name="match_active_deadline",
-                condition=Q(status="active") & Q(deadline__isnull=False),
+                name="match_due_deadline",
+                condition=Q(deadline__isnull=False),
             ),
         ]
         constraints = [
@@ -393,3 +396,15 @@ class ModerationAction(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise ValueError("the moderation log is append-only")
+
+
+class Heartbeat(models.Model):
+    """When a periodic job last completed (``sweep``: the deadline sweep). ``/healthz`` reads
+    it: the sweep runs only while both beat and a worker are up, so a stale beat means turns
+    are not being played, whatever the web process can still answer."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at.isoformat()}"

@@ -23,13 +23,14 @@ from django.utils import timezone
 
 from accounts.models import User
 from baloot_site.errors import ServiceError
-from games import engine, turns
+from games import engine, idempotency, turns
 from games.dealing import commitment, deck_names, new_salt, shuffled_deck
 from games.engine.observation import contract_to_dict
 from games.engine.record import result_to_dict
 from games.models import (
     Actor,
     EndReason,
+    Heartbeat,
     IdempotencyRecord,
     Match,
     MatchStatus,
@@ -348,6 +349,10 @@ def move_submit(
         stored = IdempotencyRecord.objects.filter(
             user=user, match=match, key=idempotency_key
         ).first()
+        if stored is not None and idempotency.is_expired(stored):
+            # Past its TTL but not purged yet: the key is free again, as after the purge.
+            stored.delete()
+            stored = None
         if stored is not None:
             if stored.fingerprint != fingerprint:
                 raise ServiceError(
@@ -435,6 +440,19 @@ def seat_replace_with_bot(*, match: Match, seat_index: int, level: str) -> Seat:
 
 
 # --- Bots and timeouts (called by games.tasks) ----------------------------------------------
+#
+# A bot thinks (up to its time budget) outside any transaction: holding the match row lock, or
+# on SQLite the database's only write lock, while it searches would stall every other write.
+# So a turn is settled in two steps: read the match at the version the task was scheduled for
+# and decide, with no lock held; then lock, and apply the decision only if the match is still
+# at that version. Every change to a match bumps its version, so an unchanged version means the
+# decision was made on exactly the state it is applied to.
+
+
+@dataclass(frozen=True)
+class AutomaticMove:
+    seat: int
+    move: engine.Move
 
 
 def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str) -> engine.Move:
@@ -442,8 +460,8 @@ def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str
     from games.engine.bots import NormalConfig, choose_move
 
     obs = engine.observation(state, seat)
-    # Seeded per decision so a replayed task makes the same choice; the seed mixes in the
-    # match id and version, never anything a client controls.
+    # Seeded per decision so a replayed task makes the same choice; the seed is keyed with a
+    # server secret, so no client can recompute a bot's choices and narrow down its hand.
     rng = turns.decision_rng(match.pk, match.version)
     return choose_move(
         level,
@@ -454,53 +472,99 @@ def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str
     )
 
 
-def _lock_turn_at(match_id: int, version: int) -> Match | None:
-    """The locked match if it is still at ``version`` with a seat to act, else None: a task
-    for a deleted match, a duplicate, or a turn someone already played changes nothing."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+def _turn_at(match: Match | None, version: int) -> Seat | None:
+    """The seat to act if ``match`` is active and still at ``version``, else None: a task for
+    a deleted match, a duplicate, or a turn someone already played changes nothing."""
     if match is None or match.version != version or match.status != MatchStatus.ACTIVE:
         return None
-    return match if match.to_act is not None else None
+    return match.seat_at(match.to_act) if match.to_act is not None else None
 
 
-@transaction.atomic
+def _is_expired(match: Match, seat: Seat) -> bool:
+    return (
+        not turns.is_automatic(seat)
+        and match.deadline is not None
+        and match.deadline <= timezone.now()
+    )
+
+
+def automatic_move_decide(
+    *, match_id: int, expected_version: int, timeout: bool
+) -> AutomaticMove | None:
+    """Decide, without a transaction or a lock, the move for the turn at ``expected_version``:
+    a bot (or away) seat's move, or with ``timeout`` the move for a human turn whose deadline
+    has passed. None when there is nothing to decide."""
+    match = Match.objects.filter(pk=match_id).first()
+    seat = _turn_at(match, expected_version)
+    if match is None or seat is None:
+        return None
+    if timeout:
+        if not _is_expired(match, seat):
+            return None
+        level = turns.TIMEOUT_BOT_LEVEL
+    else:
+        if not turns.is_automatic(seat):
+            return None
+        level = seat.bot or turns.AWAY_BOT_LEVEL
+    state = match.load_state()
+    assert state is not None
+    return AutomaticMove(seat.index, _automatic_move(match, state, seat.index, level))
+
+
 def bot_turn_play(*, match_id: int, expected_version: int) -> bool:
     """Play the bot (or away) seat whose turn it was at ``expected_version``.
 
     Returns False, changing nothing, when the match has moved on: the task was a duplicate,
     or the sweep or a human got there first.
     """
-    match = _lock_turn_at(match_id, expected_version)
-    if match is None:
-        return False
-    seat = match.seat_at(match.to_act)
-    if not turns.is_automatic(seat):
-        return False
-    state = match.load_state()
-    assert state is not None
-    move = _automatic_move(match, state, seat.index, seat.bot or turns.AWAY_BOT_LEVEL)
-    move_apply(match=match, seat=seat.index, move=move, actor=Actor.BOT)
-    return True
+    decided = automatic_move_decide(
+        match_id=match_id, expected_version=expected_version, timeout=False
+    )
+    return decided is not None and _bot_move_commit(match_id, expected_version, decided)
 
 
 @transaction.atomic
+def _bot_move_commit(match_id: int, version: int, decided: AutomaticMove) -> bool:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    seat = _turn_at(match, version)
+    if match is None or seat is None or seat.index != decided.seat:
+        return False
+    if not turns.is_automatic(seat):
+        return False
+    move_apply(match=match, seat=seat.index, move=decided.move, actor=Actor.BOT)
+    return True
+
+
 def turn_expire(*, match_id: int, expected_version: int) -> bool:
     """A human turn's deadline passed: play a legal move for the seat (actor ``timeout``),
     and after ``AWAY_AFTER_TIMEOUTS`` in a row hand the seat to a bot until the player moves.
 
     Returns False, changing nothing, if the turn was played or the deadline moved meanwhile.
     """
-    match = _lock_turn_at(match_id, expected_version)
-    if match is None or match.deadline is None or match.deadline > timezone.now():
+    decided = automatic_move_decide(
+        match_id=match_id, expected_version=expected_version, timeout=True
+    )
+    return decided is not None and _timeout_move_commit(match_id, expected_version, decided)
+
+
+@transaction.atomic
+def _timeout_move_commit(match_id: int, version: int, decided: AutomaticMove) -> bool:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    seat = _turn_at(match, version)
+    if match is None or seat is None or seat.index != decided.seat:
         return False
-    seat = match.seat_at(match.to_act)
-    if turns.is_automatic(seat):
+    if not _is_expired(match, seat):
         return False
-    state = match.load_state()
-    assert state is not None
-    move = _automatic_move(match, state, seat.index, turns.TIMEOUT_BOT_LEVEL)
     seat.timeouts_in_row += 1
     seat.away = seat.timeouts_in_row >= settings.BALOOT["AWAY_AFTER_TIMEOUTS"]
     seat.save(update_fields=["timeouts_in_row", "away"])
-    move_apply(match=match, seat=seat.index, move=move, actor=Actor.TIMEOUT)
+    move_apply(match=match, seat=seat.index, move=decided.move, actor=Actor.TIMEOUT)
     return True
+
+
+def heartbeat_record(*, name: str) -> None:
+    """Note that a periodic job (the deadline sweep) has just completed; /healthz reads it."""
+    # One UPDATE every sweep; the row is created only the first time.
+    now = timezone.now()
+    if not Heartbeat.objects.filter(name=name).update(at=now):
+        Heartbeat.objects.get_or_create(name=name, defaults={"at": now})

@@ -11,10 +11,13 @@ from celery import shared_task
 from django.db import DatabaseError
 from django.utils import timezone
 
-from games import services
-from games.models import Match, MatchStatus
+from games import idempotency, services
+from games.models import Match
 
 log = logging.getLogger(__name__)
+
+# The name the sweep records its completions under; /healthz reads it.
+SWEEP_HEARTBEAT = "sweep"
 
 # A turn task is safe to redeliver (it re-reads under the lock and checks the version), so it
 # is acknowledged only once done, and retried on a passing database error.
@@ -44,10 +47,13 @@ def sweep_deadlines(limit: int = 500) -> int:
     """Catch every due turn a lost task missed (worker crash, broker restart, far deadline).
 
     Reads only the indexed ``deadline`` column, then settles each due match in its own
-    transaction, so one bad match cannot hold up the rest.
+    transaction, so one bad match cannot hold up the rest. Only active matches hold a
+    deadline (ending a match clears it), and the services check the status again under the
+    lock; filtering on status here would lead SQLite's planner to the status index and a scan
+    of every active match instead of the partial index on due deadlines.
     """
     due = list(
-        Match.objects.filter(status=MatchStatus.ACTIVE, deadline__lte=timezone.now())
+        Match.objects.filter(deadline__lte=timezone.now())
         .order_by("deadline")
         .values_list("pk", "version")[:limit]
     )
@@ -60,4 +66,11 @@ def sweep_deadlines(limit: int = 500) -> int:
                 settled += 1
         except Exception:
             log.exception("sweep could not settle match %s at v%s", match_id, version)
+    services.heartbeat_record(name=SWEEP_HEARTBEAT)
     return settled
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def purge_idempotency_records() -> int:
+    """Beat, every few minutes: delete idempotency records past their TTL."""
+    return idempotency.purge_expired()

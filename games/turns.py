@@ -7,12 +7,13 @@ broker is unreachable the move is already safe in the database, and the periodic
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
+
+from django.utils.crypto import salted_hmac
 
 if TYPE_CHECKING:
     from games.models import Seat
@@ -36,8 +37,11 @@ def is_automatic(seat: Seat) -> bool:
 
 
 def decision_rng(match_id: int, version: int) -> random.Random:
-    digest = hashlib.sha256(f"bot:{match_id}:{version}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+    """The random source of one bot decision: the same for a replayed task (so a retry makes
+    the same choice), keyed with the server's secret (so a client that knows the match id and
+    version, both public, still cannot recompute it and narrow down the bot's hand)."""
+    digest = salted_hmac("baloot.bot-decision", f"{match_id}:{version}", algorithm="sha256")
+    return random.Random(int.from_bytes(digest.digest()[:8], "big"))
 
 
 # Deadlines further away than this are left to the sweep alone: a broker holds a far-future

@@ -13,6 +13,7 @@ again in a ``finally``.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import threading
@@ -36,6 +37,9 @@ if not settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     collect_ignore.append("test_redis_restart.py")
 if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     collect_ignore.append("test_postgres_restart.py")
+if os.environ.get("DATABASE_URL") or os.environ.get("CELERY_BROKER_URL"):
+    # A drill of what `make run` starts on the embedded defaults.
+    collect_ignore.append("test_make_run_chaos.py")
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:

@@ -1,0 +1,66 @@
+"""The embedded broker: kombu's SQLAlchemy transport on a SQLite file under ``var/``.
+
+Why this one: ``make run`` must need no server, and the broker it used before (kombu's
+filesystem transport) could hand the worker a message file its writer had not finished, which
+killed the worker with ``JSONDecodeError`` about once in a thousand messages. Here a message is
+one row written in one transaction, so a reader sees all of it or nothing.
+
+What it gives up, and why that is fine here: the transport hides a message once it is fetched
+and has no acknowledgement, so a task a worker had taken when it was ``kill -9``-ed is lost
+rather than redelivered. Every turn task is also recorded as the match's ``deadline`` (a short
+grace deadline for bot turns), and the periodic sweep plays whatever a lost task did not, so a
+lost task delays a game by a few seconds and never stalls it. Redis (``CELERY_BROKER_URL``)
+redelivers instead, with ``acks_late``.
+
+Two adjustments to kombu's transport, both small:
+- kombu passes every transport option to ``create_engine``, so ``polling_interval`` (the
+  transport's own option, which must be short or every bot move waits a second) would make
+  ``create_engine`` fail; the engine here is built from the URL alone, with a busy timeout and
+  WAL (so the web process publishing and the worker polling do not block each other's reads).
+- Delivered rows are kept by kombu forever (``visible = False``); they are deleted in batches.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from kombu.transport import sqlalchemy as kombu_sqla
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+
+# How often (in fetched messages) delivered rows are deleted.
+FORGET_DELIVERED_EVERY = 500
+# Seconds a publisher or the poller waits for the SQLite write lock before failing.
+BUSY_TIMEOUT_SECONDS = 10
+
+
+def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+    dbapi_connection.execute("PRAGMA journal_mode=WAL")
+    dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+
+
+class Channel(kombu_sqla.Channel):
+    _fetched = 0
+
+    def _engine_from_config(self) -> Engine:
+        url = self.connection.client.hostname
+        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+
+    def _get(self, queue: str) -> Any:
+        payload = super()._get(queue)  # raises Empty when there is nothing to fetch
+        self._fetched += 1
+        if self._fetched % FORGET_DELIVERED_EVERY == 0:
+            self._forget_delivered()
+        return payload
+
+    def _forget_delivered(self) -> None:
+        self.session.query(self.message_cls).filter(self.message_cls.visible.is_(False)).delete()
+        self.session.commit()
+
+
+class Transport(kombu_sqla.Transport):
+    Channel = Channel

@@ -1,0 +1,133 @@
+"""`make run`: the API, a Celery worker and Celery beat, kept running together.
+
+    .venv/bin/python scripts/supervise.py
+
+Migrates, then starts the three processes on the embedded defaults (or whatever DATABASE_URL /
+CELERY_BROKER_URL say) and watches them. A process that dies (a crash, an OOM kill, a
+``kill -9``) is started again after a short, growing pause, with a log line; the others carry
+on, so the API never goes down because the worker did. Ctrl-C or SIGTERM stops all three:
+each gets SIGTERM, and whatever is still running after ``STOP_GRACE_SECONDS`` is killed.
+
+Each child runs in its own session, so a Ctrl-C in the terminal reaches only this supervisor,
+which then stops the children in order; a worker's pool processes never get the signal
+straight from the terminal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+HOST = os.environ.get("HOST", "127.0.0.1")
+PORT = os.environ.get("PORT", "8000")
+
+STOP_GRACE_SECONDS = 15.0
+# A restart waits 1 s, then twice as long after each quick death, up to 30 s; a process that
+# stayed up for a minute starts the count again.
+RESTART_FIRST_PAUSE = 1.0
+RESTART_MAX_PAUSE = 30.0
+STABLE_AFTER_SECONDS = 60.0
+
+COMMANDS: dict[str, list[str]] = {
+    "api": [PY, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
+    "worker": [
+        *(PY, "-m", "celery", "-A", "baloot_site", "worker", "--loglevel=INFO"),
+        *("--concurrency=2", "--without-gossip", "--without-mingle"),
+    ],
+    "beat": [PY, "-m", "celery", "-A", "baloot_site", "beat", "--loglevel=INFO"],
+}
+
+
+def say(message: str) -> None:
+    print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} supervisor: {message}", flush=True)
+
+
+@dataclass
+class Child:
+    name: str
+    command: list[str]
+    proc: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    pause: float = RESTART_FIRST_PAUSE
+    restart_at: float | None = None
+    restarts: int = field(default=0)
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.command, cwd=ROOT, start_new_session=True)
+        self.started_at = time.monotonic()
+        self.restart_at = None
+        say(f"{self.name} started (pid {self.proc.pid})")
+
+    def check(self) -> None:
+        """Notice a death and schedule the restart; carry out a restart that is due."""
+        now = time.monotonic()
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                self.restarts += 1
+                self.start()
+            return
+        assert self.proc is not None
+        code = self.proc.poll()
+        if code is None:
+            return
+        if now - self.started_at >= STABLE_AFTER_SECONDS:
+            self.pause = RESTART_FIRST_PAUSE
+        say(f"{self.name} exited with status {code}; restarting in {self.pause:.0f} s")
+        self.restart_at = now + self.pause
+        self.pause = min(self.pause * 2, RESTART_MAX_PAUSE)
+
+    def signal(self, signum: int) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signum)
+
+    def kill_group(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+def main() -> int:
+    subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, check=True)
+    children = [Child(name, command) for name, command in COMMANDS.items()]
+    stopping: list[int] = []
+
+    def stop(signum: int, _frame: object) -> None:
+        stopping.append(signum)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    for child in children:
+        child.start()
+    say(f"API: http://{HOST}:{PORT}/api/v1/  Swagger UI: http://{HOST}:{PORT}/api/docs/")
+    while not stopping:
+        for child in children:
+            child.check()
+        time.sleep(0.2)
+
+    say("stopping")
+    for child in children:
+        child.signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    for child in children:
+        if child.proc is None:
+            continue
+        try:
+            child.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            say(f"{child.name} did not stop within {STOP_GRACE_SECONDS:.0f} s; killing it")
+        # The worker's pool processes and anything else left in the child's session.
+        child.kill_group()
+    say("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
