@@ -1,14 +1,23 @@
-"""Account writes: registration, device logins and logouts."""
+"""Account writes: registration, device logins and logouts.
+
+Password hashing (PBKDF2, deliberately slow) never runs inside a write transaction: on SQLite
+a write transaction holds the database's only write lock, so every move would wait for it.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, user_logged_in
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
 from baloot_site.errors import ServiceError
 
+from .authentication import AccountSanctioned
+from .lockout import LoginLocked
 from .models import AuthToken, User, hash_token
+from .selectors import sanction_active_for
 
 
 def token_issue(*, user: User, device: str = "") -> str:
@@ -18,25 +27,46 @@ def token_issue(*, user: User, device: str = "") -> str:
     return raw
 
 
-@transaction.atomic
 def user_register(*, username: str, password: str, display_name: str) -> tuple[User, str]:
-    if User.objects.filter(username__iexact=username).exists():
-        raise ServiceError(
-            "That username is taken.",
-            code="invalid",
-            errors=[{"field": "username", "code": "unique", "detail": "That username is taken."}],
+    encoded = make_password(password)  # before the transaction: see the module docstring
+    with transaction.atomic():
+        if User.objects.filter(username__iexact=username).exists():
+            raise ServiceError(
+                "That username is taken.",
+                code="invalid",
+                errors=[
+                    {"field": "username", "code": "unique", "detail": "That username is taken."}
+                ],
+            )
+        # What create_user does, with the hash already made.
+        user = User.objects.create(
+            username=User.normalize_username(username),
+            password=encoded,
+            display_name=display_name,
         )
-    user = User.objects.create_user(username=username, password=password, display_name=display_name)
-    return user, token_issue(user=user, device="register")
+        return user, token_issue(user=user, device="register")
 
 
-def user_login(*, username: str, password: str, device: str = "") -> tuple[User, str]:
-    user = authenticate(username=username, password=password)
+def user_login(
+    *, request: HttpRequest, username: str, password: str, device: str = ""
+) -> tuple[User, str]:
+    """A new device token, if the password is right, the account is not locked out by failed
+    logins (django-axes, which needs ``request``) and not suspended or banned."""
+    user = authenticate(request, username=username, password=password)
     if user is None:
+        if getattr(request, "axes_locked_out", False):
+            raise LoginLocked(username)
         raise ServiceError(
             "Wrong username or password.", code="authentication_failed", status_code=401
         )
     assert isinstance(user, User)
+    # Only after the password: a sanction is nobody else's business. The same 403 its tokens
+    # get, and no token that could not be used anyway.
+    sanction = sanction_active_for(user)
+    if sanction is not None:
+        raise AccountSanctioned(sanction)
+    # A successful login: resets axes' failure count and sets last_login.
+    user_logged_in.send(sender=user.__class__, request=request, user=user)
     return user, token_issue(user=user, device=device)
 
 

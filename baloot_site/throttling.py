@@ -13,6 +13,8 @@ from typing import Any
 from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle
 
+from baloot_site.client_ip import client_ip
+
 log = logging.getLogger(__name__)
 
 try:  # the Redis client is there whenever CACHE_URL can point at Redis (celery[redis])
@@ -32,3 +34,21 @@ class FailOpenScopedRateThrottle(ScopedRateThrottle):
         except _CACHE_ERRORS as exc:
             log.warning("rate limit skipped, cache unavailable: %s", exc.__class__.__name__)
             return True
+
+    def get_ident(self, request: Request) -> str:
+        # Anonymous callers are told apart by address; only our own proxies' word counts
+        # (DRF's default trusts any X-Forwarded-For, so rotating it escaped every limit).
+        return client_ip(request) or ""
+
+
+class AddressRateThrottle(FailOpenScopedRateThrottle):
+    """A second budget per client address, for the views that name a scope in
+    ``address_throttle_scope`` (register and login share ``auth_address``). The ``auth`` scope
+    is a per-minute burst limit; this one, hourly by default, caps what one address can do
+    however it paces itself (farming accounts, guessing passwords across many accounts). Keyed
+    by address even for a logged-in caller, so a token does not buy a fresh budget."""
+
+    scope_attr = "address_throttle_scope"
+
+    def get_cache_key(self, request: Request, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

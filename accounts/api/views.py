@@ -13,19 +13,24 @@ from rest_framework.views import APIView
 from accounts import selectors as account_selectors
 from accounts import services
 from accounts.api.serializers import AuthAnswerSerializer, InboxEntrySerializer, MeSerializer
+from baloot_site.throttling import AddressRateThrottle, FailOpenScopedRateThrottle
 from games import selectors as game_selectors
 from games.api import docs
 from games.api.pagination import CURSOR, PAGE_SIZE, InboxCursor
-from games.api.parsing import validated_body
+from games.api.parsing import refuse_body, validated_body
 from games.api.serializers import LoginRequestSerializer, RegisterRequestSerializer
 
 _ANON_ERRORS = docs.only(docs.AUTH_ERRORS, 429, 503)
+# Register and login: the per-minute `auth` budget, and the hourly one per client address.
+_AUTH_THROTTLES = [FailOpenScopedRateThrottle, AddressRateThrottle]
 
 
 class RegisterView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = _AUTH_THROTTLES
     throttle_scope = "auth"
+    address_throttle_scope = "auth_address"
 
     @extend_schema(
         operation_id="auth_register",
@@ -33,7 +38,12 @@ class RegisterView(APIView):
         responses={
             201: AuthAnswerSerializer,
             **docs.errors(
-                (400, "Invalid fields or a taken username (`invalid`)."), base=_ANON_ERRORS
+                (
+                    400,
+                    "Invalid fields, a weak password, a display name that is invisible or "
+                    "claims to be a bot, or a taken username (`invalid`).",
+                ),
+                base=_ANON_ERRORS,
             ),
         },
         summary="Create an account and get a token",
@@ -50,7 +60,9 @@ class RegisterView(APIView):
 class LoginView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = _AUTH_THROTTLES
     throttle_scope = "auth"
+    address_throttle_scope = "auth_address"
 
     @extend_schema(
         operation_id="auth_login",
@@ -60,6 +72,12 @@ class LoginView(APIView):
             **docs.errors(
                 (400, "Invalid fields (`invalid`)."),
                 (401, "Wrong username or password (`authentication_failed`)."),
+                (403, docs.SANCTIONED),
+                (
+                    429,
+                    "Too many requests (`throttled`), or too many failed logins for this "
+                    "account (`login_locked`); see `Retry-After`.",
+                ),
                 base=_ANON_ERRORS,
             ),
         },
@@ -68,7 +86,11 @@ class LoginView(APIView):
     def post(self, request: Request) -> Response:
         data = validated_body(LoginRequestSerializer, request.data)
         user, token = services.user_login(
-            username=data["username"], password=data["password"], device=data.get("device", "")
+            # The Django request: axes records the failure on it, for its middleware.
+            request=request._request,
+            username=data["username"],
+            password=data["password"],
+            device=data.get("device", ""),
         )
         return Response({"token": token, "user": account_selectors.user_json(user)})
 
@@ -79,12 +101,13 @@ class LogoutView(APIView):
     @extend_schema(
         operation_id="auth_logout",
         request=None,
-        responses={204: None, **docs.AUTH_ERRORS},
+        responses={204: None, **docs.errors((400, docs.NO_BODY), base=docs.AUTH_ERRORS)},
         summary="Revoke the token this request was made with",
     )
     def post(self, request: Request) -> Response:
         from accounts.models import AuthToken
 
+        refuse_body(request.data)
         if isinstance(request.auth, AuthToken):
             services.token_revoke(token=request.auth)
         return Response(status=status.HTTP_204_NO_CONTENT)
