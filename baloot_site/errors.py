@@ -12,7 +12,12 @@ import logging
 import sys
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import (
+    DisallowedHost,
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+)
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
@@ -25,6 +30,7 @@ log = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://baloot.example/problems/"
+PAYLOAD_TOO_LARGE = "The request body is larger than this server accepts."
 
 
 class ServiceError(Exception):
@@ -57,6 +63,10 @@ ERROR_CODES = sorted(
         "malformed",
         "invalid",
         "parse_error",
+        "bad_request",
+        "invalid_host",
+        "payload_too_large",
+        "csrf_failed",
         "not_authenticated",
         "authentication_failed",
         "account_suspended",
@@ -68,6 +78,7 @@ ERROR_CODES = sorted(
         "not_acceptable",
         "unsupported_media_type",
         "throttled",
+        "login_locked",
         "stale_version",
         "match_not_active",
         "match_not_waiting",
@@ -93,6 +104,7 @@ _TITLES = {
     405: "Method not allowed",
     406: "Not acceptable",
     409: "Conflict",
+    413: "Payload too large",
     415: "Unsupported media type",
     422: "Move refused",
     429: "Too many requests",
@@ -171,6 +183,9 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
                 errors=[{"field": "body", "code": "malformed", "detail": exc.message}],
             )
         return problem_response(422, exc.code, exc.message)
+    if isinstance(exc, RequestDataTooBig):
+        # A body that grew past the limit while being read (no Content-Length up front).
+        return problem_response(413, "payload_too_large", PAYLOAD_TOO_LARGE)
     if isinstance(exc, OperationalError | InterfaceError):
         log.warning("database unavailable: %s", exc.__class__.__name__)
         return problem_response(
@@ -215,6 +230,54 @@ def _json_problem(status_code: int, code: str, detail: str) -> JsonResponse:
     return JsonResponse(
         problem(status_code, code, detail), status=status_code, content_type=PROBLEM_CONTENT_TYPE
     )
+
+
+def payload_too_large() -> JsonResponse:
+    return _json_problem(413, "payload_too_large", PAYLOAD_TOO_LARGE)
+
+
+def bad_request(detail: str) -> JsonResponse:
+    return _json_problem(400, "bad_request", detail)
+
+
+_BARE_STATUS = {
+    400: ("bad_request", "The request is malformed."),
+    403: ("permission_denied", "You may not do this."),
+    404: ("not_found", "No such resource."),
+    405: ("method_not_allowed", "This method is not allowed here."),
+    406: ("not_acceptable", "No acceptable representation."),
+    413: ("payload_too_large", PAYLOAD_TOO_LARGE),
+    415: ("unsupported_media_type", "Unsupported media type."),
+}
+
+
+def bare_status_problem(status_code: int) -> JsonResponse | None:
+    """The problem for an error status Django answered with an empty body, if we name it."""
+    if status_code not in _BARE_STATUS:
+        return None
+    return _json_problem(status_code, *_BARE_STATUS[status_code])
+
+
+def handler400(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    # Django answers its SuspiciousOperation family (a Host not in ALLOWED_HOSTS, a body or
+    # form past the upload limits, a malformed multipart body) and BadRequest through here,
+    # outside DRF's handler, so they get the problem shape too.
+    if isinstance(exception, RequestDataTooBig):
+        return payload_too_large()
+    if isinstance(exception, DisallowedHost):
+        return _json_problem(400, "invalid_host", "The Host header names no site served here.")
+    if isinstance(exception, SuspiciousOperation):
+        return _json_problem(400, "bad_request", "The request was refused as malformed.")
+    return _json_problem(400, "bad_request", "The request is malformed.")
+
+
+def handler403(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return _json_problem(403, "permission_denied", "You may not do this.")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
+    """CSRF_FAILURE_VIEW: the admin's forms (the API's bearer clients never meet CSRF)."""
+    return _json_problem(403, "csrf_failed", "CSRF verification failed; reload the form.")
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:

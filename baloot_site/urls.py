@@ -36,5 +36,7 @@ if settings.BENCH_ENDPOINTS:
 
     urlpatterns.append(path("bench/floor/<int:pk>", FloorView.as_view(), name="bench-floor"))
 
+handler400 = "baloot_site.errors.handler400"
+handler403 = "baloot_site.errors.handler403"
 handler404 = "baloot_site.errors.handler404"
 handler500 = "baloot_site.errors.handler500"

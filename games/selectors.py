@@ -26,12 +26,16 @@ def match_not_found() -> ServiceError:
 
 
 def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
-    """The match and the caller's seat; a private match is 404 to anyone not seated."""
+    """The match and the caller's seat; a private match is 404 to anyone not seated.
+
+    Staff included: they see everything in the admin only (api.md), so the API holds a staff
+    account to the same rule as any other player.
+    """
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise match_not_found()
     mine = next((s for s in match.seat_list() if s.user_id == user.pk), None)
-    if mine is None and match.visibility == Visibility.PRIVATE and not user.is_staff:
+    if mine is None and match.visibility == Visibility.PRIVATE:
         raise match_not_found()
     return match, mine
 

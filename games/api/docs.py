@@ -30,6 +30,8 @@ AUTH_ERRORS: ErrorResponses = {
     problem_key(429): problem("Too many requests (`throttled`); see `Retry-After`."),
     problem_key(503): problem("The database is unavailable (`service_unavailable`); retry."),
 }
+# The 400 of an operation that takes no body (games.api.parsing.refuse_body).
+NO_BODY = "A body with fields; this operation takes none (`invalid`, `unknown_field`)."
 MATCH_ERRORS: ErrorResponses = {
     **AUTH_ERRORS,
     problem_key(404): problem("No such match, or a private match you do not sit in (`not_found`)."),

@@ -1,15 +1,20 @@
-"""Request-body parsing shared by every view: a JSON object, validated by a serializer."""
+"""Request-body parsing shared by every view: a JSON object, validated by a serializer.
+
+One rule for every write body: only the fields the operation names. The request serializers
+refuse any other key (``games.api.serializers.StrictRequestSerializer``), and the operations
+that take no body refuse one that carries fields (``refuse_body``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from rest_framework import serializers
-
 from baloot_site.errors import ServiceError
+from games.api.serializers import StrictRequestSerializer
 
 
-def validated_body(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+def validated_body(serializer_class: type[StrictRequestSerializer], data: Any) -> dict[str, Any]:
     """The validated fields of ``data``; a 400 problem (with ``errors``) otherwise."""
     if not isinstance(data, dict):
         raise ServiceError(
@@ -20,3 +25,17 @@ def validated_body(serializer_class: type[serializers.Serializer], data: Any) ->
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+def refuse_body(data: Any) -> None:
+    """For operations without a body: none, ``null`` or ``{}`` is fine; any field is unknown."""
+    if data is None or (isinstance(data, Mapping) and not data):
+        return
+    if isinstance(data, Mapping):
+        errors = [
+            {"field": str(name), "code": "unknown_field", "detail": "Unknown field."}
+            for name in sorted(data)
+        ]
+    else:
+        errors = [{"field": "body", "code": "invalid", "detail": "This operation takes no body."}]
+    raise ServiceError("This operation takes no body.", code="invalid", errors=errors)

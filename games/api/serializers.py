@@ -6,12 +6,17 @@ from); names are unique module-wide because drf-spectacular turns them into comp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.password_validation import validate_password
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.models import User
+from accounts.names import clean_display_name
 from baloot_site.errors import ERROR_CODES
 from games import engine
 from games.api.schema_enums import CARDS, PHASES, SUITS
@@ -26,6 +31,43 @@ from games.models import (
 )
 
 # --- Requests -------------------------------------------------------------------------------
+
+
+# A request body that names only its own fields: every other key is refused. Every request
+# serializer (and nested request object) derives from this, so a misspelt option
+# ("visiblity") is a `400 invalid` naming it with code `unknown_field` instead of being
+# silently ignored. The schema says so with `additionalProperties: false` (StrictRequestSchema).
+# (A comment, not a docstring: drf-spectacular would copy a docstring into every subclass's
+# component description.)
+class StrictRequestSerializer(serializers.Serializer):
+    def to_internal_value(self, data: Any) -> Any:
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
+        refused = {
+            str(name): [serializers.ErrorDetail("Unknown field.", code="unknown_field")]
+            for name in unknown
+        }
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            # Report the unknown fields together with the other field errors.
+            if refused and isinstance(exc.detail, dict):
+                raise serializers.ValidationError({**exc.detail, **refused}) from None
+            raise
+        if refused:
+            raise serializers.ValidationError(refused)
+        return value
+
+
+class StrictRequestSchema(OpenApiSerializerExtension):
+    """``additionalProperties: false`` on every strict request component."""
+
+    target_class = StrictRequestSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        schema["additionalProperties"] = False
+        return schema
 
 
 @extend_schema_field(
@@ -73,7 +115,7 @@ class StrictRegexField(serializers.RegexField):
         return super().to_internal_value(data)
 
 
-class MatchCreateRequestSerializer(serializers.Serializer):
+class MatchCreateRequestSerializer(StrictRequestSerializer):
     ruleset = serializers.ChoiceField(
         choices=sorted(engine.RULESETS), default=engine.GAMERULES.name
     )
@@ -91,19 +133,19 @@ class MatchCreateRequestSerializer(serializers.Serializer):
     )
 
 
-class MatchJoinRequestSerializer(serializers.Serializer):
+class MatchJoinRequestSerializer(StrictRequestSerializer):
     seat = serializers.IntegerField(min_value=0, max_value=3, required=False, allow_null=True)
     code = StrictCharField(max_length=32, required=False, allow_blank=True)
 
 
-class ProjectSerializer(serializers.Serializer):
+class ProjectSerializer(StrictRequestSerializer):
     kind = serializers.ChoiceField(choices=[k.value for k in engine.ProjectKind])
     cards = serializers.ListField(
         child=serializers.ChoiceField(choices=CARDS), min_length=1, max_length=8
     )
 
 
-class MoveRequestSerializer(serializers.Serializer):
+class MoveRequestSerializer(StrictRequestSerializer):
     """A move, as in the record format's actions without ``seat``."""
 
     type = serializers.ChoiceField(choices=[t.value for t in engine.moves.MoveType])
@@ -128,11 +170,6 @@ class MoveRequestSerializer(serializers.Serializer):
     }
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(self.initial_data) - set(self.fields)
-        if unknown:
-            raise serializers.ValidationError(
-                dict.fromkeys(sorted(unknown), "Unknown field."), code="unknown_field"
-            )
         move_type = attrs["type"]
         required, optional = self._FIELDS_BY_TYPE[move_type]
         present = {k for k in ("call", "suit", "card", "projects") if attrs.get(k) is not None}
@@ -149,7 +186,7 @@ class MoveRequestSerializer(serializers.Serializer):
         return attrs
 
 
-class ReportRequestSerializer(serializers.Serializer):
+class ReportRequestSerializer(StrictRequestSerializer):
     seat = serializers.IntegerField(min_value=0, max_value=3, help_text="The seat reported.")
     reason = serializers.ChoiceField(
         choices=ReportReason.choices,
@@ -158,13 +195,24 @@ class ReportRequestSerializer(serializers.Serializer):
     comment = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
-class RegisterRequestSerializer(serializers.Serializer):
+class RegisterRequestSerializer(StrictRequestSerializer):
     username = StrictRegexField(r"^[A-Za-z0-9_.-]{3,30}$", max_length=30)
     password = StrictCharField(min_length=8, max_length=128, write_only=True)
     display_name = StrictCharField(min_length=1, max_length=40)
 
+    def validate_password(self, value: str) -> str:
+        """Django's AUTH_PASSWORD_VALIDATORS, compared with the names the account would have
+        (each failure keeps its code, e.g. ``password_too_common``)."""
+        data = self.initial_data if isinstance(self.initial_data, dict) else {}
+        names = {k: data[k] for k in ("username", "display_name") if isinstance(data.get(k), str)}
+        validate_password(value, User(**names))
+        return value
 
-class LoginRequestSerializer(serializers.Serializer):
+    def validate_display_name(self, value: str) -> str:
+        return clean_display_name(value)  # normalised; see accounts/names.py
+
+
+class LoginRequestSerializer(StrictRequestSerializer):
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=128, write_only=True)
     device = StrictCharField(max_length=100, required=False, allow_blank=True)

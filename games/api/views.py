@@ -21,7 +21,7 @@ from games import moderation, records, selectors, services
 from games.api import docs
 from games.api import serializers as s
 from games.api.pagination import CURSOR, PAGE_SIZE, NewestFirstCursor, page_size_from
-from games.api.parsing import validated_body
+from games.api.parsing import refuse_body, validated_body
 from games.models import Match, MatchStatus, Round, RoundStatus, Seat
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
@@ -177,12 +177,17 @@ class MatchViewSet(viewsets.GenericViewSet):
         request=None,
         responses={
             200: s.MatchViewSerializer,
-            **docs.errors((403, "Not seated (`not_a_player`)."), (409, "`match_not_waiting`.")),
+            **docs.errors(
+                (400, docs.NO_BODY),
+                (403, "Not seated (`not_a_player`)."),
+                (409, "`match_not_waiting`."),
+            ),
         },
         summary="Give up your seat before the match starts",
     )
     @action(detail=True, methods=["post"])
     def leave(self, request: Request, pk: str) -> Response:
+        refuse_body(request.data)
         match = services.match_leave(match_id=_pk(pk), user=request.user)
         return _view_response(match, None)
 
@@ -192,12 +197,17 @@ class MatchViewSet(viewsets.GenericViewSet):
         request=None,
         responses={
             200: s.MatchViewSerializer,
-            **docs.errors((403, "Not seated (`not_a_player`)."), (409, "`match_not_active`.")),
+            **docs.errors(
+                (400, docs.NO_BODY),
+                (403, "Not seated (`not_a_player`)."),
+                (409, "`match_not_active`."),
+            ),
         },
         summary="Resign: your team loses the match",
     )
     @action(detail=True, methods=["post"])
     def resign(self, request: Request, pk: str) -> Response:
+        refuse_body(request.data)
         match = services.match_resign(match_id=_pk(pk), user=request.user)
         return self._seated_view(match)
 
@@ -207,12 +217,17 @@ class MatchViewSet(viewsets.GenericViewSet):
         request=None,
         responses={
             200: s.MatchViewSerializer,
-            **docs.errors((403, "Not seated (`not_a_player`)."), (409, "`match_not_active`.")),
+            **docs.errors(
+                (400, docs.NO_BODY),
+                (403, "Not seated (`not_a_player`)."),
+                (409, "`match_not_active`."),
+            ),
         },
         summary="Take your seat back from the bot after going away",
     )
     @action(detail=True, methods=["post"])
     def back(self, request: Request, pk: str) -> Response:
+        refuse_body(request.data)
         match = services.seat_come_back(match_id=_pk(pk), user=request.user)
         return self._seated_view(match)
 
