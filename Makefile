@@ -1,6 +1,6 @@
 # Two commands on a fresh machine: `make run` and `make test`. Everything else is optional.
 #   make run    API (Swagger UI at /api/docs/) + Celery worker + beat on the embedded defaults
-#   make test   the whole suite (SQLite by default; PostgreSQL/Redis when DATABASE_URL /
+#   make test   the whole suite (SQLite and the SQLite broker by default; PostgreSQL/Redis when DATABASE_URL /
 #               CELERY_BROKER_URL are set, as .ci/run does)
 PYTHON ?= python3
 VENV := .venv
@@ -48,6 +48,8 @@ bench: $(STAMP)
 	$(PY) -m bench.engine
 	$(PY) -m bench.bots_latency
 	$(PY) -m bench.http
+	$(PY) -m bench.sweep
+	$(PY) -m bench.bot_tables --seconds 20
 
 # gunicorn + Celery worker + beat against PostgreSQL and Redis on this machine (loopback).
 bench-load: $(STAMP)

@@ -6,6 +6,7 @@ SQLite file too (baloot_site/broker.py), under ./var. Production sets DATABASE_U
 """
 
 import contextlib
+import logging
 import os
 import secrets
 from datetime import timedelta
@@ -174,13 +175,42 @@ STORAGES = {
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://baloot")}
 
+
+def _as_one_line_warning(record: logging.LogRecord) -> bool:
+    """A bad Host header is the client's mistake (answered 400), not our error: Django logs it
+    at ERROR with a traceback, which lets anyone fill the log and trip error alerts."""
+    record.levelno, record.levelname, record.exc_info, record.exc_text = (
+        logging.WARNING,
+        "WARNING",
+        None,
+        None,
+    )
+    return True
+
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {
+        "one_line_warning": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": _as_one_line_warning,
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "client_mistakes": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["one_line_warning"],
+        },
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "django.security.DisallowedHost": {"handlers": ["client_mistakes"], "propagate": False},
+    },
 }
 
 # --- Client addresses, failed logins ----------------------------------------------------

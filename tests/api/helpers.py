@@ -143,10 +143,16 @@ def bid_hokum_round(players: list[Player], match_id: int, doubling: list[tuple[i
 
 
 def legal_step(
-    players: list[Player], match_id: int, rng: random.Random, declare_rate: float = 0.5
+    players: list[Player],
+    match_id: int,
+    rng: random.Random,
+    declare_rate: float = 0.5,
+    *,
+    declines_doubling: bool = False,
 ) -> dict[str, Any]:
     """The acting seat makes a move from its own view: its suggested projects sometimes,
-    otherwise one of its legal moves. Returns the 201 answer."""
+    otherwise one of its legal moves (never a double, with ``declines_doubling``: a random
+    Gahwa would end the match). Returns the 201 answer."""
     seat = to_act(match_id)
     view = players[seat].client.get(match_url(match_id)).json()
     rnd = view["round"]
@@ -154,7 +160,10 @@ def legal_step(
         move = {"type": "declare", "projects": rnd["projects_suggested"]}
     else:
         assert rnd["legal_moves"], rnd
-        move = rng.choice(rnd["legal_moves"])
+        choices = rnd["legal_moves"]
+        if declines_doubling:
+            choices = [m for m in choices if m["type"] != "double" or m["call"] == "pass"]
+        move = rng.choice(choices)
     response = post_move(players[seat], match_id, {**move, "expected_version": view["version"]})
     assert response.status_code == 201, response.content
     return response.json()

@@ -189,7 +189,8 @@ def test_every_state_change_bumps_the_version_by_exactly_one(
     make_player: Callable[..., Player],
 ) -> None:
     players = [make_player() for _ in range(4)]
-    created = create_match(players[0], target=60)
+    # A target no three rounds reach; doubling is declined below, so no Gahwa ends it early.
+    created = create_match(players[0], target=10_000)
     match_id = created["id"]
     version = created["version"]
 
@@ -214,7 +215,7 @@ def test_every_state_change_bumps_the_version_by_exactly_one(
     rng = random.Random(3)
     rounds_seen = {state_of(match_id).round_no}
     while len(rounds_seen) < 3:  # across two round ends (each end deals the next round)
-        answer = legal_step(players, match_id, rng)
+        answer = legal_step(players, match_id, rng, declines_doubling=True)
         assert answer["version"] == version + 1
         version += 1
         rounds_seen.add(state_of(match_id).round_no)

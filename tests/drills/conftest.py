@@ -2,7 +2,7 @@
 
 The concurrency drill and the worker-kill drill run everywhere. The service-restart drills need
 the real services and are not even collected on the embedded defaults, because there is nothing
-to restart there (SQLite is a file in this process; the filesystem broker is a folder):
+to restart there (SQLite is a file in this process; the embedded broker is a file):
 
 - ``test_redis_restart.py`` only when ``CELERY_BROKER_URL`` is a Redis URL;
 - ``test_postgres_restart.py`` only when ``DATABASE_URL`` points at PostgreSQL.

@@ -1,4 +1,4 @@
-"""Worker drill, on every configuration (filesystem broker or Redis; SQLite or PostgreSQL).
+"""Worker drill, on every configuration (the SQLite-file broker or Redis; SQLite or PostgreSQL).
 
 Three matches are played by the real worker at once: two all-bot tables and one where the only
 human never moves (deadlines expire, the seat goes away, a bot takes over). Mid-game the worker

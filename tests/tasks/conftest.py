@@ -1,5 +1,5 @@
 """A real Celery worker process (with embedded beat) against the suite's test database and
-the configured broker: Redis in CI, kombu's filesystem transport on the embedded defaults."""
+the configured broker: Redis in CI, the SQLite-file broker on the embedded defaults."""
 
 from __future__ import annotations
 
