@@ -523,14 +523,24 @@ def bot_turn_play(*, match_id: int, expected_version: int) -> bool:
     return decided is not None and _bot_move_commit(match_id, expected_version, decided)
 
 
-@transaction.atomic
-def _bot_move_commit(match_id: int, version: int, decided: AutomaticMove) -> bool:
+def _lock_decided_turn(
+    match_id: int, version: int, decided: AutomaticMove
+) -> tuple[Match, Seat] | None:
+    """The locked match and the seat to act, if the match is still at the version the
+    decision was made for and it is still that seat's turn; else None."""
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     seat = _turn_at(match, version)
     if match is None or seat is None or seat.index != decided.seat:
+        return None
+    return match, seat
+
+
+@transaction.atomic
+def _bot_move_commit(match_id: int, version: int, decided: AutomaticMove) -> bool:
+    locked = _lock_decided_turn(match_id, version, decided)
+    if locked is None or not turns.is_automatic(locked[1]):
         return False
-    if not turns.is_automatic(seat):
-        return False
+    match, seat = locked
     move_apply(match=match, seat=seat.index, move=decided.move, actor=Actor.BOT)
     return True
 
@@ -549,12 +559,10 @@ def turn_expire(*, match_id: int, expected_version: int) -> bool:
 
 @transaction.atomic
 def _timeout_move_commit(match_id: int, version: int, decided: AutomaticMove) -> bool:
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    seat = _turn_at(match, version)
-    if match is None or seat is None or seat.index != decided.seat:
+    locked = _lock_decided_turn(match_id, version, decided)
+    if locked is None or not _is_expired(*locked):
         return False
-    if not _is_expired(match, seat):
-        return False
+    match, seat = locked
     seat.timeouts_in_row += 1
     seat.away = seat.timeouts_in_row >= settings.BALOOT["AWAY_AFTER_TIMEOUTS"]
     seat.save(update_fields=["timeouts_in_row", "away"])
