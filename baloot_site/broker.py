@@ -50,7 +50,7 @@ class Channel(kombu_sqla.Channel):
             event.listen(engine, "connect", _sqlite_pragmas)
         return engine
 
-    def _get(self, queue: str) -> Any:
+    def _get(self, queue: str, timeout: float | None = None) -> Any:
         payload = super()._get(queue)  # raises Empty when there is nothing to fetch
         self._fetched += 1
         if self._fetched % FORGET_DELIVERED_EVERY == 0:
