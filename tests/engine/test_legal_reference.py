@@ -67,7 +67,7 @@ class RefBidding:
             return {("hokum", None), ("sun", None)}
         if stage == "r2_choose":  # R17: Sun, or Hokum in a suit other than the face-up one
             return {("sun", None)} | {("hokum", s) for s in SUITS if s != self.face_suit}
-        calls = {("pass", None), ("sun", None)}
+        calls: set[tuple[str, str | None]] = {("pass", None), ("sun", None)}
         if stage in ("r1_open", "r2_open"):  # R11, R16; no second Hokum in R12/R17 answers
             calls.add(("hokum", None))
         if self.ashkal_ok(seat):
@@ -169,7 +169,9 @@ def reference(state: GameState) -> RefRound:
         assert seat == bidding.queue[0]
         bidding.call(move.call.value, None if move.suit is None else SUITS[move.suit])
     if bidding.result is None:
-        legal = {Bid(Call(c), None if s is None else SUITS.index(s)) for c, s in bidding.legal()}
+        legal: set[Move] = {
+            Bid(Call(c), None if s is None else SUITS.index(s)) for c, s in bidding.legal()
+        }
         return RefRound(bidding.queue[0], legal, hands, "bidding")
     kind, declarer, trump = bidding.result
     recipient = (declarer + 2) % 4 if kind == "ashkal" else declarer  # R9, R15
@@ -206,6 +208,7 @@ def reference(state: GameState) -> RefRound:
         if not queue:
             rung = None
     if queue:
+        assert rung is not None
         legal_doubles: set[Move] = {Double(DoubleCall.PASS), Double(DoubleCall(rung))}
         return RefRound(queue[0], legal_doubles, hands, "doubling")
     # R23: Hokum at x2 or x4, not Gahwa, is locked.

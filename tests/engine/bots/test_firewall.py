@@ -17,6 +17,7 @@ import functools
 import inspect
 import random
 import typing
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -188,7 +189,9 @@ def _dataclasses_reachable(root: type) -> list[type]:
         hints = typing.get_type_hints(cls)
         for hint in hints.values():
             for arg in _flatten(hint):
-                if dataclasses.is_dataclass(arg) and arg not in out and arg is not root:
+                if isinstance(arg, type) and dataclasses.is_dataclass(arg) and arg not in out:
+                    if arg is root:
+                        continue
                     out.append(arg)
                     todo.append(arg)
     return out
@@ -202,7 +205,7 @@ def _flatten(hint: Any) -> list[Any]:
 
 
 def test_bots_take_an_observation_never_a_state() -> None:
-    entry_points = [
+    entry_points: list[Callable[..., Any]] = [
         choose_move,
         random_bot.choose,
         easy.choose,
