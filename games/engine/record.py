@@ -8,6 +8,10 @@ or round refused, 2 not a record). ``replay_state`` also hands back the resultin
 Records are processed in order and the first problem wins: a refused action in round 0 stops
 the replay before a later round is looked at. Everything before the problem is replayed into
 ``rounds``/``next``.
+
+Each round is replayed by ``replay.replay_round``, the engine's one replay; the shapes come from
+``codec`` and the commitment from ``commitment``. ``record_of``/``record_round`` build a record
+from its parts, for the exports here and for any exporter that reads its rounds elsewhere.
 """
 
 from __future__ import annotations
