@@ -7,10 +7,25 @@ No Django, no database, no I/O, no global randomness. The API in one place::
     legal_moves(state); to_act(state)
     state = apply(state, seat, move)          # raises MalformedMove / IllegalMove (.code)
     observation(state, seat); outcome(state)
+
+One of each: ``codec`` holds every to/from-dict conversion and the versioned state snapshot
+(``state_to_snapshot``/``state_from_snapshot``), ``commitment`` the deck commitment,
+``replay`` the rebuild of a state from decks and moves, ``record`` the record format.
 """
 
 from .bidding import Contract, Mode
 from .cards import Card, card_str, parse_card
+from .codec import (
+    SNAPSHOT_VERSION,
+    SnapshotError,
+    move_from_dict,
+    move_to_dict,
+    observation_to_dict,
+    snapshot_version,
+    state_from_snapshot,
+    state_to_snapshot,
+)
+from .commitment import deck_commitment
 from .errors import EngineError, IllegalMove, MalformedMove
 from .moves import (
     Bid,
@@ -22,11 +37,10 @@ from .moves import (
     Play,
     Project,
     ProjectKind,
-    move_from_dict,
-    move_to_dict,
 )
-from .observation import Observation, observation, observation_to_dict
+from .observation import Observation, observation
 from .projects import available_projects, best_declaration
+from .replay import ReplayRefused, rebuild, replay_round
 from .rulesets import GAMERULES, RULESETS, Ruleset, get_ruleset
 from .state import (
     GameState,
@@ -47,6 +61,7 @@ from .state import (
 __all__ = [
     "GAMERULES",
     "RULESETS",
+    "SNAPSHOT_VERSION",
     "Bid",
     "Call",
     "Card",
@@ -66,14 +81,17 @@ __all__ = [
     "Play",
     "Project",
     "ProjectKind",
+    "ReplayRefused",
     "RoundLog",
     "RoundStatus",
     "Ruleset",
+    "SnapshotError",
     "Trick",
     "apply",
     "available_projects",
     "best_declaration",
     "card_str",
+    "deck_commitment",
     "get_ruleset",
     "legal_moves",
     "may_declare",
@@ -84,6 +102,11 @@ __all__ = [
     "observation_to_dict",
     "outcome",
     "parse_card",
+    "rebuild",
+    "replay_round",
+    "snapshot_version",
     "start_round",
+    "state_from_snapshot",
+    "state_to_snapshot",
     "to_act",
 ]

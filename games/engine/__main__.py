@@ -9,7 +9,7 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -142,7 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args, out or sys.stdout)
+    command: Callable[[argparse.Namespace, TextIO], int] = args.func
+    return command(args, out or sys.stdout)
 
 
 if __name__ == "__main__":

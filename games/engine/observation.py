@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bidding import Contract
-from .cards import Card, card_names, card_str, cards_of, suit_str
-from .moves import Bid, Double, Move, Project, move_to_dict, project_to_dict
+from .cards import Card, cards_of
+from .moves import Bid, Double, Move, Project
 from .projects import available_projects, best_declaration
 from .state import GameState, Phase, Trick, legal_moves, may_declare, to_act
 
@@ -110,68 +110,14 @@ def observation(state: GameState, seat: int | None) -> Observation:
     )
 
 
-def contract_to_dict(contract: Contract | None, multiplier: int, gahwa: bool, locked: bool):
-    if contract is None:
-        return None
-    return {
-        "kind": contract.kind.value,
-        "mode": contract.mode.value,
-        "trump": suit_str(contract.trump) if contract.trump is not None else None,
-        "declarer": contract.declarer,
-        "recipient": contract.recipient,
-        "bidding_round": contract.bidding_round,
-        "multiplier": multiplier,
-        "gahwa": gahwa,
-        "locked": locked,
-    }
+# The JSON forms moved to ``codec``; these names still resolve for callers that import them
+# from here (a module-level import would be a cycle: codec imports observation).
+_CODEC_NAMES = frozenset({"contract_to_dict", "trick_to_dict", "observation_to_dict"})
 
 
-def trick_to_dict(trick: Trick) -> dict[str, Any]:
-    return {
-        "leader": trick.leader,
-        "cards": [card_str(c) for c in trick.cards],
-        "winner": trick.winner,
-        "abnat": trick.abnat,
-    }
+def __getattr__(name: str) -> Any:
+    if name in _CODEC_NAMES:
+        from . import codec
 
-
-def observation_to_dict(obs: Observation) -> dict[str, Any]:
-    """The JSON form of an observation (cards, calls and suits as in the record format)."""
-    return {
-        "seat": obs.seat,
-        "phase": obs.phase.value,
-        "number": obs.round_no,
-        "dealer": obs.dealer,
-        "face_up": card_str(obs.face_up) if obs.face_up is not None else None,
-        "to_act": obs.to_act,
-        "hand": card_names(obs.hand),
-        "card_counts": list(obs.card_counts),
-        "calls": [{"seat": s, **move_to_dict(m)} for s, m in obs.calls],
-        "doubles": [{"seat": s, **move_to_dict(m)} for s, m in obs.doubles],
-        "contract": contract_to_dict(obs.contract, obs.multiplier, obs.gahwa, obs.locked),
-        "doubler": obs.doubler,
-        "current_trick": {
-            "leader": obs.leader,
-            "cards": [card_str(c) for c in obs.trick],
-        }
-        if obs.leader is not None
-        else None,
-        "last_trick": trick_to_dict(obs.tricks[-1]) if obs.tricks else None,
-        "tricks_played": len(obs.tricks),
-        "abnat": list(obs.abnat),
-        "trick_counts": list(obs.trick_counts),
-        "projects": [
-            {
-                "seat": d.seat,
-                "kinds": list(d.kinds),
-                "projects": [project_to_dict(p) for p in d.projects]
-                if d.projects is not None
-                else None,
-            }
-            for d in obs.declarations
-        ],
-        "baloot": list(obs.baloot),
-        "legal_moves": [move_to_dict(m) for m in obs.legal_moves],
-        "projects_available": [project_to_dict(p) for p in obs.projects_available],
-        "projects_suggested": [project_to_dict(p) for p in obs.projects_suggested],
-    }
+        return getattr(codec, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,6 +5,11 @@ from __future__ import annotations
 from .cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, Card, Suit, card_value
 
 LAST_TRICK_BONUS = 10  # R6
+TRICKS_PER_ROUND = 8  # R28
+
+# R5 abnat per card, one row per trump suit and a last row for Sun (no trump): the bots' playouts
+# close thousands of tricks per decision, so the values are looked up, not recomputed.
+_VALUES = tuple(tuple(card_value(c, t) for c in range(32)) for t in (0, 1, 2, 3, None))
 
 
 def legal_play_mask(hand: int, trick: tuple[Card, ...], trump: Suit | None, locked: bool) -> int:
@@ -38,5 +43,18 @@ def trick_winner(cards: tuple[Card, ...], trump: Suit | None) -> int:
     return best_index
 
 
-def trick_abnat(cards: tuple[Card, ...], trump: Suit | None) -> int:
-    return sum(card_value(c, trump) for c in cards)
+def trick_abnat(cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> int:
+    values = _VALUES[4 if trump is None else trump]
+    return sum(values[c] for c in cards)
+
+
+def close_trick(
+    cards: tuple[Card, ...], leader: int, trump: Suit | None, index: int
+) -> tuple[int, int]:
+    """R27, R28, R6: (winning seat, abnat it collects) of the complete trick ``cards`` led by
+    ``leader``; ``index`` is its 0-based number in the round (the last adds 10)."""
+    winner = (leader + trick_winner(cards, trump)) % 4
+    abnat = trick_abnat(cards, trump)
+    if index == TRICKS_PER_ROUND - 1:
+        abnat += LAST_TRICK_BONUS
+    return winner, abnat

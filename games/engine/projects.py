@@ -6,10 +6,11 @@ card is ``suit * 8 + natural rank``, a run is a block of consecutive ints within
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from .bidding import Mode
-from .cards import ACE, JACK, KING, QUEEN, TEN, Card, cards_of
+from .cards import ACE, JACK, KING, QUEEN, TEN, Card, Suit, cards_of, make_card
 from .errors import IllegalMove
 from .moves import Project, ProjectKind
 
@@ -24,6 +25,20 @@ BALOOT_POINTS = 2
 
 _RUN_KIND = {3: ProjectKind.SIRA, 4: ProjectKind.FIFTY}
 _FOUR_OF_A_KIND_100 = (KING, QUEEN, JACK, TEN)
+
+
+def baloot_pair(trump: Suit) -> int:
+    """The mask of the trump King and Queen (R32)."""
+    return (1 << make_card(trump, KING)) | (1 << make_card(trump, QUEEN))
+
+
+def baloot_holder(hands: Sequence[int], trump: Suit | None) -> int | None:
+    """R32: the seat whose cards (``hands[seat]``, masks) hold both the trump K and Q, or
+    None (Sun, or the pair split between seats)."""
+    if trump is None:
+        return None
+    pair = baloot_pair(trump)
+    return next((s for s, held in enumerate(hands) if held & pair == pair), None)
 
 
 def project_points(project: Project, mode: Mode) -> int:

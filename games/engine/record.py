@@ -8,33 +8,65 @@ or round refused, 2 not a record). ``replay_state`` also hands back the resultin
 Records are processed in order and the first problem wins: a refused action in round 0 stops
 the replay before a later round is looked at. Everything before the problem is replayed into
 ``rounds``/``next``.
+
+Each round is replayed by ``replay.replay_round``, the engine's one replay; the shapes come from
+``codec`` and the commitment from ``commitment``. ``record_of``/``record_round`` build a record
+from its parts, for the exports here and for any exporter that reads its rounds elsewhere.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, card_names, card_str, cards_of, parse_card
-from .errors import EngineError, MalformedMove
-from .moves import Move, move_from_dict, move_to_dict, project_to_dict
-from .observation import contract_to_dict, trick_to_dict
-from .rulesets import RULESETS, Ruleset
-from .scoring import RoundResult
-from .state import (
-    GameState,
-    Phase,
-    RoundLog,
-    RoundStatus,
-    apply,
-    legal_moves,
-    new_match,
-    start_round,
-    to_act,
+from .cards import Card, card_str, parse_card
+from .codec import (
+    LIVE_PHASES,
+    action_to_dict,
+    contract_to_dict,
+    finished_round_to_dict,
+    live_round_to_dict,
+    move_from_dict,
+    next_to_dict,
+    result_to_dict,
+    round_to_dict,
+    trick_to_dict,
 )
+from .commitment import deck_commitment
+from .errors import MalformedMove
+from .moves import Move
+from .replay import ReplayRefused, replay_round
+from .rulesets import RULESETS, Ruleset
+from .state import GameState, Phase, RoundLog, new_match
+
+# Re-exported: callers of the record module used to find the round shapes and the
+# commitment here.
+__all__ = [
+    "DEFAULT_RULESET",
+    "EXIT_NOT_A_RECORD",
+    "EXIT_OK",
+    "EXIT_REFUSED",
+    "FORMAT",
+    "ReplayResult",
+    "contract_to_dict",
+    "deck_commitment",
+    "export_match",
+    "export_round",
+    "finished_round_to_dict",
+    "live_round_to_dict",
+    "next_to_dict",
+    "record_of",
+    "record_round",
+    "replay",
+    "replay_state",
+    "replay_text",
+    "result_to_dict",
+    "round_to_dict",
+    "state_from_record",
+    "trick_to_dict",
+]
 
 FORMAT = "baloot-record/1"
 DEFAULT_RULESET = "gamerules"
@@ -42,8 +74,6 @@ DEFAULT_RULESET = "gamerules"
 EXIT_OK = 0
 EXIT_NOT_A_RECORD = 2
 EXIT_REFUSED = 3
-
-_LIVE = (Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING)
 
 
 class _NotARecord(Exception):
@@ -60,15 +90,6 @@ class ReplayResult:
     output: dict[str, Any]
     status: int
     state: GameState | None  # None when the header itself was not a record
-
-
-# --- Commitments ---------------------------------------------------------------------------
-
-
-def deck_commitment(salt: str, deck: Iterable[Card] | Iterable[str]) -> str:
-    """Hex SHA-256 of ``salt + ":" + ",".join(deck)``, deck as card names in deal order."""
-    names = [c if isinstance(c, str) else card_str(c) for c in deck]
-    return hashlib.sha256(f"{salt}:{','.join(names)}".encode()).hexdigest()
 
 
 # --- Parsing -------------------------------------------------------------------------------
@@ -159,76 +180,6 @@ def _parse_action(data: object) -> tuple[int, Move]:
 # --- Output --------------------------------------------------------------------------------
 
 
-def result_to_dict(result: RoundResult) -> dict[str, Any]:
-    declared = [
-        {"seat": seat, **project_to_dict(project)}
-        for seat, projects in result.declared
-        for project in projects
-    ]
-    return {
-        "abnat": list(result.abnat),
-        "card_points": list(result.card_points),
-        "projects": {
-            "declared": declared,
-            "awarded_team": result.awarded_team,
-            "points": list(result.project_points),
-        },
-        "baloot": list(result.baloot),
-        "kaboot": result.kaboot,
-        "bidder_team": result.bidder_team,
-        "bidder_failed": result.bidder_failed,
-        "points": list(result.points),
-        "gahwa_winner": result.gahwa_winner,
-    }
-
-
-def finished_round_to_dict(log: RoundLog) -> dict[str, Any]:
-    return {
-        "dealer": log.dealer,
-        "face_up": card_str(log.deck[20]),
-        "status": log.status.value,
-        "contract": contract_to_dict(log.contract, log.multiplier, log.gahwa, log.locked),
-        "tricks": [trick_to_dict(t) for t in log.tricks],
-        "result": result_to_dict(log.result),
-    }
-
-
-def live_round_to_dict(state: GameState) -> dict[str, Any]:
-    tricks = [trick_to_dict(t) for t in state.tricks]
-    # A trick shows once its first card is down; an empty one would only repeat the leader.
-    if state.trick:
-        tricks.append(
-            {
-                "leader": state.leader,
-                "cards": [card_str(c) for c in state.trick],
-                "winner": None,
-                "abnat": None,
-            }
-        )
-    contract = None
-    if state.phase is not Phase.BIDDING:
-        contract = contract_to_dict(state.contract, state.multiplier, state.gahwa, state.locked)
-    return {
-        "dealer": state.dealer,
-        "face_up": card_str(state.deck[20]),
-        "status": RoundStatus.IN_PROGRESS.value,
-        "contract": contract,
-        "tricks": tricks,
-        "result": None,
-    }
-
-
-def next_to_dict(state: GameState) -> dict[str, Any] | None:
-    if state.phase not in _LIVE:
-        return None
-    return {
-        "seat": to_act(state),
-        "phase": state.phase.value,
-        "hands": [card_names(cards_of(h)) for h in state.hands],
-        "legal": [move_to_dict(m) for m in legal_moves(state)],
-    }
-
-
 def _output(
     rounds: list[dict[str, Any]],
     state: GameState | None,
@@ -306,24 +257,15 @@ def _replay_round(
             message = "the deck does not match its commitment"
             # Nothing of the round is replayed: its deck is not the one that was promised.
             return state, _error("commitment_mismatch", message, index, None)
-    state = start_round(state, parsed.deck)
+    actions = (_parse_action(a) for a in parsed.actions)  # parsed as replayed, in order
     error = None
-    for number, action in enumerate(parsed.actions):
-        try:
-            seat, move = _parse_action(action)
-            state = apply(state, seat, move)
-        except EngineError as exc:
-            error = _error(exc.code, exc.message, index, number)
-            break
+    try:
+        state = replay_round(state, parsed.deck, actions)
+    except ReplayRefused as refused:
+        state = refused.state
+        error = _error(refused.error.code, refused.error.message, index, refused.action)
     rounds.append(round_to_dict(state))
     return state, error
-
-
-def round_to_dict(state: GameState) -> dict[str, Any]:
-    """The output of the round ``state`` is in, or of the round that just ended."""
-    if state.phase in _LIVE:
-        return live_round_to_dict(state)
-    return finished_round_to_dict(state.history[-1])
 
 
 def state_from_record(record: object) -> GameState:
@@ -343,12 +285,15 @@ def _scores_before(log: RoundLog) -> tuple[int, int]:
     return (after[0] - points[0], after[1] - points[1])
 
 
-def _round_record(
-    deck: tuple[Card, ...], actions: Iterable[tuple[int, Move]], salt: str | None
+def record_round(
+    deck: Sequence[Card] | Sequence[str],
+    actions: Iterable[tuple[int, Move]],
+    salt: str | None = None,
 ) -> dict[str, Any]:
+    """One round of a record: its deck, its actions and, given a salt, salt and commitment."""
     out: dict[str, Any] = {
-        "deck": [card_str(c) for c in deck],
-        "actions": [{"seat": seat, **move_to_dict(move)} for seat, move in actions],
+        "deck": [c if isinstance(c, str) else card_str(c) for c in deck],
+        "actions": [action_to_dict(seat, move) for seat, move in actions],
     }
     if salt is not None:
         out["salt"] = salt
@@ -356,19 +301,26 @@ def _round_record(
     return out
 
 
-def _header(state: GameState, dealer: int, scores: tuple[int, int]) -> dict[str, Any]:
+def record_of(
+    ruleset: str,
+    dealer: int,
+    scores: Sequence[int],
+    target: int,
+    rounds: Iterable[dict[str, Any]],
+) -> dict[str, Any]:
+    """A ``baloot-record/1`` record from its header values and ``record_round`` rounds."""
     return {
         "format": FORMAT,
-        "ruleset": state.ruleset.name,
+        "ruleset": ruleset,
         "dealer": dealer,
         "scores": list(scores),
-        "target": state.target,
-        "rounds": [],
+        "target": target,
+        "rounds": list(rounds),
     }
 
 
 def _has_live_round(state: GameState) -> bool:
-    return state.phase in _LIVE
+    return state.phase in LIVE_PHASES
 
 
 def export_match(
@@ -386,27 +338,27 @@ def export_match(
     salts = salts or {}
     if state.history:
         first = state.history[0]
-        record = _header(state, first.dealer, _scores_before(first))
+        dealer, scores = first.dealer, _scores_before(first)
     else:
-        record = _header(state, state.dealer, state.scores)
-    for index, log in enumerate(state.history):
-        record["rounds"].append(_round_record(log.deck, log.actions, salts.get(index)))
+        dealer, scores = state.dealer, state.scores
+    rounds = [
+        record_round(log.deck, log.actions, salts.get(index))
+        for index, log in enumerate(state.history)
+    ]
     if include_current and _has_live_round(state):
-        index = len(state.history)
-        record["rounds"].append(_round_record(state.deck, state.actions, salts.get(index)))
-    return record
+        rounds.append(record_round(state.deck, state.actions, salts.get(len(state.history))))
+    return record_of(state.ruleset.name, dealer, scores, state.target, rounds)
 
 
 def export_round(state: GameState, index: int, *, salt: str | None = None) -> dict[str, Any]:
     """A one-round record of round ``index`` (0-based among the match's rounds; the round in
     progress is ``len(state.history)``), with the dealer and scores it was played under."""
+    name, target = state.ruleset.name, state.target
     if 0 <= index < len(state.history):
         log = state.history[index]
-        record = _header(state, log.dealer, _scores_before(log))
-        record["rounds"].append(_round_record(log.deck, log.actions, salt))
-        return record
+        rounds = [record_round(log.deck, log.actions, salt)]
+        return record_of(name, log.dealer, _scores_before(log), target, rounds)
     if index == len(state.history) and _has_live_round(state):
-        record = _header(state, state.dealer, state.scores)
-        record["rounds"].append(_round_record(state.deck, state.actions, salt))
-        return record
+        rounds = [record_round(state.deck, state.actions, salt)]
+        return record_of(name, state.dealer, state.scores, target, rounds)
     raise IndexError(f"no round {index} in this match")

@@ -55,7 +55,8 @@ def load_bot(name: str) -> Chooser:
     choose = getattr(module, "choose", None)
     if not callable(choose):
         raise ValueError(f"games.engine.bots.{name} has no choose(observation, rng)")
-    return choose
+    chooser: Chooser = choose  # found by name: the module's contract, not its types
+    return chooser
 
 
 def play_match(

@@ -15,7 +15,6 @@ from .bidding import (
     Bidding,
     Contract,
     Ladder,
-    Mode,
     bid_apply,
     bid_legal,
     bidding_order,
@@ -26,11 +25,11 @@ from .bidding import (
     ladder_locked,
     ladder_start,
 )
-from .cards import KING, QUEEN, Card, cards_of, make_card
+from .cards import Card, cards_of
 from .errors import IllegalMove, MalformedMove
 from .moves import Bid, Declare, Double, Move, Play, Project
-from .play import LAST_TRICK_BONUS, legal_play_mask, trick_abnat, trick_winner
-from .projects import validate_declaration
+from .play import TRICKS_PER_ROUND, close_trick, legal_play_mask
+from .projects import baloot_holder, baloot_pair, validate_declaration
 from .rulesets import GAMERULES, Ruleset
 from .scoring import REDEAL_RESULT, RoundResult, score_round
 
@@ -263,11 +262,7 @@ def _after_bidding(
         position += count
     hands[contract.recipient] |= 1 << deck[20]
 
-    baloot_seat = None
-    if contract.mode is Mode.HOKUM:  # R32: one player holds the trump K and Q
-        assert contract.trump is not None
-        pair = (1 << make_card(contract.trump, KING)) | (1 << make_card(contract.trump, QUEEN))
-        baloot_seat = next((s for s in range(4) if hands[s] & pair == pair), None)
+    baloot_seat = baloot_holder(hands, contract.trump)  # R32: Hokum only, one player's K and Q
 
     if doubling_allowed(contract, state.scores, state.ruleset):
         ladder = ladder_start(contract)
@@ -326,10 +321,10 @@ def _play(
     hands = list(state.hands)
     hands[seat] = hand & ~bit
     baloot_announced = state.baloot_announced
-    if seat == state.baloot_seat and card >> 3 == contract.trump and card & 7 in (KING, QUEEN):
+    if seat == state.baloot_seat and contract.trump is not None:
         # R32: announced when the second of the trump K and Q is played.
-        other = card ^ (KING ^ QUEEN)
-        if not hands[seat] & (1 << other):
+        pair = baloot_pair(contract.trump)
+        if bit & pair and not hands[seat] & pair:
             baloot_announced = True
     trick = (*state.trick, card)
     if len(trick) < 4:
@@ -340,11 +335,7 @@ def _play(
             baloot_announced=baloot_announced,
             actions=actions,
         )
-    trump = contract.trump
-    winner = (state.leader + trick_winner(trick, trump)) % 4
-    abnat = trick_abnat(trick, trump)
-    if len(state.tricks) == 7:
-        abnat += LAST_TRICK_BONUS
+    winner, abnat = close_trick(trick, state.leader, contract.trump, len(state.tricks))
     team = winner % 2
     team_abnat = list(state.abnat)
     team_abnat[team] += abnat
@@ -361,20 +352,78 @@ def _play(
         baloot_announced=baloot_announced,
         actions=actions,
     )
-    if len(state.tricks) < 8:
+    if len(state.tricks) < TRICKS_PER_ROUND:
         return state
-    result = score_round(
+    return _end_round(state, score_state(state))
+
+
+def score_state(
+    state: GameState,
+    abnat: tuple[int, int] | None = None,
+    trick_counts: tuple[int, int] | None = None,
+) -> RoundResult:
+    """R33-R43: the result of ``state``'s round under its contract, declarations, Baloot and
+    doubling, with the round's abnat and trick counts (or the given ones: the bots' playouts
+    score a finished deal without building its states)."""
+    contract = state.contract
+    assert contract is not None
+    return score_round(
         contract=contract,
         ruleset=state.ruleset,
-        abnat=state.abnat,
-        trick_counts=state.trick_counts,
+        abnat=state.abnat if abnat is None else abnat,
+        trick_counts=state.trick_counts if trick_counts is None else trick_counts,
         declarations=state.declarations,
         order=state.order,
         baloot_seat=state.baloot_seat,
         multiplier=state.multiplier,
         gahwa=state.gahwa,
     )
-    return _end_round(state, result)
+
+
+def playing_state(
+    *,
+    ruleset: Ruleset,
+    contract: Contract,
+    hands: tuple[int, int, int, int],
+    dealer: int,
+    scores: tuple[int, int],
+    target: int | None = None,
+    round_no: int = 0,
+    ladder: Ladder | None = None,
+    leader: int | None = None,
+    trick: tuple[Card, ...] = (),
+    tricks: tuple[Trick, ...] = (),
+    abnat: tuple[int, int] = (0, 0),
+    trick_counts: tuple[int, int] = (0, 0),
+    declarations: tuple[tuple[int, tuple[Project, ...]], ...] = (),
+    baloot_seat: int | None = None,
+    baloot_announced: bool = False,
+    actions: tuple[tuple[int, Move], ...] = (),
+) -> GameState:
+    """A state in the play phase of ``contract`` built from its parts, as the bots need for the
+    deals they imagine. The face-up card is the contract's; an omitted ladder is an undoubled
+    one (x1), an omitted leader the declarer (R25)."""
+    return GameState(
+        ruleset=ruleset,
+        target=ruleset.default_target if target is None else target,
+        scores=scores,
+        dealer=dealer,
+        phase=Phase.PLAYING,
+        round_no=round_no,
+        hands=hands,
+        face_up=contract.face_up,
+        contract=contract,
+        ladder=Ladder(rung=None, queue=()) if ladder is None else ladder,
+        leader=contract.declarer if leader is None else leader,
+        trick=trick,
+        tricks=tricks,
+        abnat=abnat,
+        trick_counts=trick_counts,
+        declarations=declarations,
+        baloot_seat=baloot_seat,
+        baloot_announced=baloot_announced,
+        actions=actions,
+    )
 
 
 def _end_round(state: GameState, result: RoundResult | None) -> GameState:

@@ -64,7 +64,8 @@ def random_declaration(hand: int, mode: Mode, rng: random.Random) -> tuple[Proje
 
 
 def assert_legal_moves_exact(state: GameState) -> None:
-    """legal_moves lists exactly the bids, doubles or plays that ``apply`` accepts."""
+    """legal_moves lists exactly the bids, doubles or plays that ``apply`` accepts. Both share
+    the engine's implementation; test_legal_reference checks them against rules.md itself."""
     seat = to_act(state)
     assert seat is not None
     if state.phase is Phase.PLAYING:

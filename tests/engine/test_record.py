@@ -137,7 +137,7 @@ def _tricks(*rows: tuple[int, str, int, int]) -> list[dict[str, Any]]:
     ]
 
 
-E99_EXPECTED_ROUND = {
+E99_EXPECTED_ROUND: dict[str, Any] = {
     "dealer": 0,
     "face_up": "KH",
     "status": "complete",

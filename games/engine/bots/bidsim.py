@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 
-from ..bidding import Contract, Ladder, Mode
-from ..cards import KING, QUEEN, Card, make_card
+from ..bidding import Contract, Mode
+from ..cards import Card
 from ..moves import Call
-from ..projects import best_declaration
+from ..projects import baloot_holder, best_declaration
 from ..rulesets import Ruleset
-from ..state import GameState, Phase
+from ..state import playing_state
 from .policy import bits
 from .simulate import Playout
 
@@ -74,23 +74,14 @@ def contract_value(
             best = best_declaration(hands[s], mode)
             if best:
                 declarations.append((s, best))
-        baloot_seat = None
-        if trump is not None:
-            pair = 1 << make_card(trump, KING) | 1 << make_card(trump, QUEEN)
-            baloot_seat = next((s for s in range(4) if hands[s] & pair == pair), None)
-        state = GameState(
+        state = playing_state(  # undoubled, the declarer leading (R25)
             ruleset=ruleset,
-            target=ruleset.default_target,
-            scores=scores,
-            dealer=dealer,
-            phase=Phase.PLAYING,
-            hands=(hands[0], hands[1], hands[2], hands[3]),
-            face_up=face_up,
             contract=contract,
-            ladder=Ladder(rung=None, queue=()),
-            leader=declarer,  # R25
+            hands=(hands[0], hands[1], hands[2], hands[3]),
+            dealer=dealer,
+            scores=scores,
             declarations=tuple(declarations),
-            baloot_seat=baloot_seat,
+            baloot_seat=baloot_holder(hands, trump),
         )
         total += Playout(state, seat % 2).value()
     return total / samples

@@ -14,12 +14,12 @@ import random
 from dataclasses import replace
 
 from ..bidding import Ladder, Mode
-from ..cards import KING, QUEEN, make_card
+from ..cards import QUEEN, make_card
 from ..moves import Move, Project, ProjectKind
 from ..observation import Observation
-from ..projects import available_projects
+from ..projects import available_projects, baloot_holder
 from ..rulesets import GAMERULES, Ruleset
-from ..state import GameState, Phase
+from ..state import GameState, Phase, playing_state
 from .knowledge import Knowledge, infer
 from .policy import bits
 
@@ -84,20 +84,18 @@ def public_state(obs: Observation, ruleset: Ruleset = GAMERULES) -> GameState:
         hands[obs.seat] |= 1 << card
     # Bids precede doubling calls, so this is the real order of the calls made this round.
     actions: tuple[tuple[int, Move], ...] = (*obs.calls, *obs.doubles)
-    return GameState(
+    return playing_state(
         ruleset=ruleset,
-        target=obs.target,
-        scores=obs.scores,
-        dealer=obs.dealer,
-        phase=obs.phase,
-        round_no=obs.round_no,
-        hands=(hands[0], hands[1], hands[2], hands[3]),
-        face_up=obs.face_up,
         contract=obs.contract,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        dealer=obs.dealer,
+        scores=obs.scores,
+        target=obs.target,
+        round_no=obs.round_no,
         ladder=Ladder(
             rung=None, queue=(), multiplier=obs.multiplier, doubler=obs.doubler, gahwa=obs.gahwa
         ),
-        leader=obs.leader if obs.leader is not None else obs.contract.declarer,
+        leader=obs.leader,
         trick=obs.trick,
         tricks=obs.tricks,
         abnat=obs.abnat,
@@ -153,10 +151,8 @@ def with_hands(
     baloot_seat = base.baloot_seat
     if baloot_seat is None and contract.trump is not None:
         # R32: whoever held both trump K and Q in the final hand (not yet announced).
-        pair = 1 << make_card(contract.trump, KING) | 1 << make_card(contract.trump, QUEEN)
-        for s in range(4):
-            if (hands[s] | knowledge.played_by[s]) & pair == pair:
-                baloot_seat = s
+        holdings = [hands[s] | knowledge.played_by[s] for s in range(4)]
+        baloot_seat = baloot_holder(holdings, contract.trump)
     return replace(base, hands=hands, declarations=tuple(declarations), baloot_seat=baloot_seat)
 
 

@@ -1,18 +1,18 @@
 """Fast playouts of a determinized round, scored exactly as the engine scores it.
 
 A playout does not go through ``state.apply`` (which copies a frozen dataclass per card); it
-replays R26-R28 on plain ints with the engine's own ``legal_play_mask``/``trick_winner`` and
-hands the final abnat and trick counts to the engine's ``score_round`` (R33-R43). The value of
+replays R26-R28 on plain ints with the engine's own ``legal_play_mask``,
+closes tricks with the engine's ``close_trick`` and hands the final abnat and trick counts to the
+engine's ``score_state`` (R33-R43). The value of
 a playout is the round-score margin for one team; a Gahwa round, which decides the match, is
 worth ``GAHWA_MARGIN``.
 """
 
 from __future__ import annotations
 
-from ..cards import PLAIN_VALUE, TRUMP_VALUE, Card
-from ..play import LAST_TRICK_BONUS, legal_play_mask, trick_winner
-from ..scoring import score_round
-from ..state import GameState
+from ..cards import Card
+from ..play import close_trick, legal_play_mask
+from ..state import GameState, score_state
 from .policy import bits, heuristic_card
 
 GAHWA_MARGIN = 100.0
@@ -31,9 +31,6 @@ class Playout:
         self.trump = contract.trump
         self.locked = state.locked
         self.bidder_team = contract.bidder_team
-        self._values = tuple(
-            (TRUMP_VALUE if c >> 3 == contract.trump else PLAIN_VALUE)[c & 7] for c in range(32)
-        )
         self._memo: dict[tuple[int, int, bool, bool], float] = {}
 
     def margin(self, abnat: tuple[int, int], counts: tuple[int, int]) -> float:
@@ -41,20 +38,7 @@ class Playout:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        state = self.state
-        contract = state.contract
-        assert contract is not None
-        result = score_round(
-            contract=contract,
-            ruleset=state.ruleset,
-            abnat=abnat,
-            trick_counts=counts,
-            declarations=state.declarations,
-            order=state.order,
-            baloot_seat=state.baloot_seat,
-            multiplier=state.multiplier,
-            gahwa=state.gahwa,
-        )
+        result = score_state(self.state, abnat, counts)
         if result.gahwa_winner is not None:
             value = GAHWA_MARGIN if result.gahwa_winner == self.team else -GAHWA_MARGIN
         else:
@@ -111,10 +95,7 @@ class Playout:
         self, trick: list[Card], leader: int, done: int, abnat: list[int], counts: list[int]
     ) -> int:
         """Score a complete trick into ``abnat``/``counts``; return its winner."""
-        winner = (leader + trick_winner(tuple(trick), self.trump)) % 4
-        points = sum(self._values[c] for c in trick)
-        if done == 7:
-            points += LAST_TRICK_BONUS
+        winner, points = close_trick(tuple(trick), leader, self.trump, done)
         abnat[winner % 2] += points
         counts[winner % 2] += 1
         return winner

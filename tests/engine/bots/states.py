@@ -20,6 +20,13 @@ from games.engine.projects import best_declaration
 from games.engine.state import may_declare, to_act
 
 
+def seat_of(state: GameState) -> int:
+    """The seat to act in a live state (``to_act`` is None only between rounds)."""
+    seat = to_act(state)
+    assert seat is not None
+    return seat
+
+
 def random_states(seed: int, rounds: int, scores: tuple[int, int] = (0, 0)) -> Iterator[GameState]:
     """Every state met while random players play ``rounds`` deals (redeals included).
 

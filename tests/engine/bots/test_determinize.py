@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -11,12 +12,13 @@ from games.engine.bidding import Mode
 from games.engine.bots.determinize import determinize, public_state
 from games.engine.bots.knowledge import infer
 from games.engine.cards import SUIT_MASK
-from games.engine.state import GameState, Phase, to_act
+from games.engine.observation import Observation
+from games.engine.state import GameState, Phase
 
-from .states import random_states
+from .states import random_states, seat_of
 
 
-def _playing_observations(seed: int, rounds: int):
+def _playing_observations(seed: int, rounds: int) -> Iterator[tuple[GameState, Observation]]:
     for state in random_states(seed, rounds):
         if state.phase is Phase.PLAYING:
             # Every seat's view, not only the one to act: voids are learnt by all.
@@ -24,23 +26,25 @@ def _playing_observations(seed: int, rounds: int):
                 yield state, observation(state, seat)
 
 
-def _voids_from_table(obs) -> dict[int, int]:
+def _voids_from_table(obs: Observation) -> dict[int, int]:
     """Suits each seat is known to lack, recomputed here from the tricks (R26, R23)."""
     void = dict.fromkeys(range(4), 0)
     tricks = [(t.leader, t.cards) for t in obs.tricks]
     if obs.trick:
+        assert obs.leader is not None
         tricks.append((obs.leader, obs.trick))
+    assert obs.contract is not None
     trump = obs.contract.trump
     for leader, cards in tricks:
         for i, card in enumerate(cards[1:], start=1):
             if card >> 3 != cards[0] >> 3:
                 void[(leader + i) % 4] |= SUIT_MASK[cards[0] >> 3]
-        if obs.locked and cards[0] >> 3 == trump:
+        if obs.locked and trump is not None and cards[0] >> 3 == trump:
             void[leader] |= 0xFFFFFFFF & ~SUIT_MASK[trump]
     return void
 
 
-def _played(obs) -> int:
+def _played(obs: Observation) -> int:
     mask = 0
     for t in obs.tricks:
         for c in t.cards:
@@ -57,6 +61,7 @@ def test_determinizations_are_consistent() -> None:
     for real, obs in _playing_observations(11, 40):
         det = determinize(obs, rng)
         seat = obs.seat
+        assert seat is not None
         # The observing seat sees exactly what it saw in the real state.
         assert observation(det, seat) == obs
         hands = det.hands
@@ -73,6 +78,7 @@ def test_determinizations_are_consistent() -> None:
             assert not hands[s] & void, f"seat {s} got a suit it showed out of"
             voids_seen += bool(void) and s != seat
         contract = obs.contract
+        assert contract is not None
         if not played >> contract.face_up & 1:
             assert hands[contract.recipient] >> contract.face_up & 1
         for d in obs.declarations:
@@ -91,8 +97,9 @@ def test_locked_trump_lead_reveals_an_all_trump_hand() -> None:
     for _, obs in _playing_observations(23, 300):
         if not obs.locked or obs.seat == obs.leader or not obs.trick:
             continue
+        assert obs.contract is not None and obs.leader is not None
         trump = obs.contract.trump
-        if obs.trick[0] >> 3 != trump:
+        if trump is None or obs.trick[0] >> 3 != trump:
             continue
         # R23: the leader held only trumps, so it holds only trumps now.
         assert infer(obs).excluded[obs.leader] & ~SUIT_MASK[trump] == 0xFFFFFFFF & ~SUIT_MASK[trump]
@@ -117,7 +124,7 @@ def test_samples_vary_and_follow_the_rng() -> None:
 def test_public_state_hides_other_hands() -> None:
     for state in random_states(41, 5):
         if state.phase is Phase.PLAYING:
-            seat = to_act(state)
+            seat = seat_of(state)
             base: GameState = public_state(observation(state, seat))
             assert base.hands[seat] == state.hands[seat]
             assert all(base.hands[s] == 0 for s in range(4) if s != seat)
@@ -128,7 +135,7 @@ def test_public_state_hides_other_hands() -> None:
 def test_determinize_refuses_bidding_observations() -> None:
     state = next(random_states(43, 1))
     with pytest.raises(ValueError):
-        determinize(observation(state, to_act(state)), random.Random(0))
+        determinize(observation(state, seat_of(state)), random.Random(0))
 
 
 def test_bidding_simulation_deals_complete_hands() -> None:
@@ -138,7 +145,8 @@ def test_bidding_simulation_deals_complete_hands() -> None:
     for state in random_states(51, 10):
         if state.phase is not Phase.BIDDING:
             continue
-        seat = to_act(state)
+        seat = seat_of(state)
+        assert state.face_up is not None
         recipient = (seat + rng.randrange(4)) % 4
         hands = _deal(state.hands[seat], state.face_up, seat, recipient, rng)
         assert hands[seat] & state.hands[seat] == state.hands[seat]

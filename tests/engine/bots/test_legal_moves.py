@@ -9,19 +9,21 @@ import pytest
 from games.engine import Declare, IllegalMove, apply, observation
 from games.engine.bidding import Stage
 from games.engine.bots import BOT_LEVELS, NormalConfig, choose_move
-from games.engine.state import Phase, to_act
+from games.engine.state import GameState, Phase
 
-from .states import random_states
+from .states import random_states, seat_of
 
 FAST = NormalConfig(samples=2)
 
 
-def _situation(state) -> str:
+def _situation(state: GameState) -> str:
     if state.phase is Phase.BIDDING:
+        assert state.bidding is not None
         return f"bid:{state.bidding.stage.value}"
     if state.phase is Phase.DOUBLING:
+        assert state.ladder is not None and state.ladder.rung is not None
         return f"double:{state.ladder.rung.value}"
-    return "declare" if observation(state, to_act(state)).projects_suggested else "play"
+    return "declare" if observation(state, seat_of(state)).projects_suggested else "play"
 
 
 @pytest.mark.parametrize("level", BOT_LEVELS)
@@ -32,7 +34,7 @@ def test_bots_only_make_legal_moves(level: str) -> None:
         rng = random.Random(seed)
         rounds = 30
         for state in random_states(seed, rounds, scores):
-            seat = to_act(state)
+            seat = seat_of(state)
             obs = observation(state, seat)
             move = choose_move(level, obs, rng, normal_config=FAST)
             seen.add(_situation(state))
@@ -58,13 +60,13 @@ def test_bots_only_make_legal_moves(level: str) -> None:
 def test_random_bot_never_declares() -> None:
     rng = random.Random(5)
     for state in random_states(5, 20):
-        move = choose_move("random", observation(state, to_act(state)), rng)
+        move = choose_move("random", observation(state, seat_of(state)), rng)
         assert not isinstance(move, Declare)
 
 
 def test_unknown_level_and_wrong_turn_are_refused() -> None:
     state = next(random_states(7, 1))
-    seat = to_act(state)
+    seat = seat_of(state)
     with pytest.raises(ValueError):
         choose_move("expert", observation(state, seat), random.Random(0))
     with pytest.raises(ValueError):

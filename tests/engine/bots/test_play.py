@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.engine import Phase, Play, apply, new_match, observation, outcome, start_round, to_act
+from games.engine import Phase, Play, apply, new_match, observation, outcome, start_round
 from games.engine.bots import NormalConfig, choose_move
 from games.engine.bots.determinize import determinize
 from games.engine.bots.simulate import Playout
@@ -12,10 +12,10 @@ from games.engine.cards import cards_of
 from games.engine.play import legal_play_mask
 from games.engine.state import GameState, legal_moves
 
-from .states import random_states
+from .states import random_states, seat_of
 
 
-def _play_match(levels: tuple[str, str, str, str], seed: int, max_rounds: int = 200):
+def _play_match(levels: tuple[str, str, str, str], seed: int, max_rounds: int = 200) -> GameState:
     rng = random.Random(seed)
     bots = [random.Random(seed * 4 + s) for s in range(4)]
     state = new_match(dealer=seed % 4)
@@ -26,7 +26,7 @@ def _play_match(levels: tuple[str, str, str, str], seed: int, max_rounds: int = 
         rng.shuffle(deck)
         state = start_round(state, deck)
         while state.phase not in (Phase.DEAL, Phase.FINISHED):
-            seat = to_act(state)
+            seat = seat_of(state)
             move = choose_move(
                 levels[seat],
                 observation(state, seat),
@@ -57,7 +57,7 @@ def _brute(state: GameState, team: int, playout: Playout) -> float:
         raise AssertionError("brute force runs inside one round")
     if len(state.tricks) == 8:
         return playout.margin(state.abnat, state.trick_counts)
-    seat = to_act(state)
+    seat = seat_of(state)
     values = []
     for move in legal_moves(state):
         nxt = apply(state, seat, move)
@@ -80,11 +80,12 @@ def test_endgame_search_matches_brute_force() -> None:
     for state in random_states(8, 60):
         if state.phase is not Phase.PLAYING or len(state.tricks) != 6:
             continue
-        seat = to_act(state)
+        seat = seat_of(state)
         det = determinize(observation(state, seat), rng)
         team = seat % 2
         playout = Playout(det, team)
         contract = det.contract
+        assert contract is not None
         legal = legal_play_mask(det.hands[seat], det.trick, contract.trump, det.locked)
         for card in cards_of(legal):
             reference = _brute(apply(det, seat, Play(card)), team, playout)
