@@ -291,6 +291,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "baloot_site.schema.add_error_code_enum",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "games.models.MatchStatus",
         "VisibilityEnum": "games.models.Visibility",
@@ -302,7 +306,6 @@ SPECTACULAR_SETTINGS = {
         "PhaseEnum": "games.api.schema_enums.PHASES",
         "SuitEnum": "games.api.schema_enums.SUITS",
         "CardEnum": "games.api.schema_enums.CARDS",
-        "ErrorCodeEnum": "baloot_site.errors.ERROR_CODES",
         "ContractKindEnum": ["hokum", "sun", "ashkal"],
         "ModeEnum": ["hokum", "sun"],
         "RoundStatusEnum": ["complete", "redeal"],

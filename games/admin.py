@@ -29,7 +29,7 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.admin import ReadOnlyInline
 from accounts.models import SanctionKind, User
-from baloot_site.errors import ServiceError
+from core.errors import DomainError
 from games import moderation, records
 from games.admin_pages import match_page
 from games.models import (
@@ -229,7 +229,7 @@ def _run_step(
                 try:
                     step.apply(request.user, obj, form.cleaned_data)  # type: ignore[arg-type]
                     done += 1
-                except ServiceError as exc:
+                except DomainError as exc:
                     model_admin.message_user(request, f"{obj}: {exc.detail}", messages.ERROR)
             if done:
                 model_admin.message_user(

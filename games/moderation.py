@@ -17,8 +17,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Sanction, SanctionKind, User
-from baloot_site.errors import ServiceError
-from games import selectors, services, turns
+from core.errors import InvalidInput
+from games import services, turns
+from games.errors import MatchNotFound
 from games.models import (
     BotLevel,
     EndReason,
@@ -31,6 +32,16 @@ from games.models import (
     ReportStatus,
     Seat,
     Visibility,
+)
+from moderation.errors import (
+    AlreadySettled,
+    DuplicateReport,
+    MatchNotRunning,
+    NoHumanOnTheClock,
+    ReportNotFound,
+    SanctionNotFound,
+    UnknownChoice,
+    UserNotFound,
 )
 
 MAX_EXTENSION = timedelta(days=30)
@@ -62,18 +73,15 @@ def _log(
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError(
+        raise InvalidInput(
             "A moderation action needs a reason.",
-            code="invalid",
             errors=[{"field": "reason", "code": "required", "detail": "Give a reason."}],
         )
     return reason
 
 
-def _seat_field_error(detail: str) -> ServiceError:
-    return ServiceError(
-        detail, code="invalid", errors=[{"field": "seat", "code": "invalid", "detail": detail}]
-    )
+def _seat_field_error(detail: str) -> InvalidInput:
+    return InvalidInput(detail, errors=[{"field": "seat", "code": "invalid", "detail": detail}])
 
 
 # --- Reports from players ---------------------------------------------------------------------
@@ -91,11 +99,10 @@ def report_create(
     match = services.match_lock(match_id)
     mine = Seat.objects.filter(match=match, user=reporter).first()
     if mine is None and match.visibility == Visibility.PRIVATE:
-        raise selectors.match_not_found()  # a private match's existence is not revealed
+        raise MatchNotFound()  # a private match's existence is not revealed
     if reason not in ReportReason.values:
-        raise ServiceError(
+        raise InvalidInput(
             f"Unknown reason {reason!r}.",
-            code="invalid",
             errors=[{"field": "reason", "code": "invalid_choice", "detail": "Unknown reason."}],
         )
     target = Seat.objects.filter(match=match, index=seat).select_related("user").first()
@@ -106,11 +113,7 @@ def report_create(
     if Report.objects.filter(
         match=match, reporter=reporter, reported=target.user, status=ReportStatus.OPEN
     ).exists():
-        raise ServiceError(
-            "You already have an open report on this player in this match.",
-            code="duplicate_report",
-            status_code=409,
-        )
+        raise DuplicateReport()
     try:
         with transaction.atomic():
             return Report.objects.create(
@@ -122,19 +125,15 @@ def report_create(
                 comment=comment,
             )
     except IntegrityError:  # pragma: no cover - the lock above makes this unreachable
-        raise ServiceError(
-            "You already have an open report on this player in this match.",
-            code="duplicate_report",
-            status_code=409,
-        ) from None
+        raise DuplicateReport() from None
 
 
 def _open_report(report_id: int) -> Report:
     report = Report.objects.select_for_update().filter(pk=report_id).first()
     if report is None:
-        raise ServiceError("No such report.", code="not_found", status_code=404)
+        raise ReportNotFound()
     if report.status != ReportStatus.OPEN:
-        raise ServiceError("That report is already resolved.", code="invalid", status_code=409)
+        raise AlreadySettled("That report is already resolved.")
     return report
 
 
@@ -214,13 +213,12 @@ def _sanction_start(
     *, moderator: User, user: User, kind: str, reason: str, ends_at: datetime | None
 ) -> tuple[Sanction, dict[str, Any]]:
     if kind not in SanctionKind.values:
-        raise ServiceError(f"Unknown sanction {kind!r}.", code="invalid")
+        raise UnknownChoice(f"Unknown sanction {kind!r}.")
     now = timezone.now()
     if kind == SanctionKind.SUSPEND:
         if ends_at is None or ends_at <= now:
-            raise ServiceError(
+            raise InvalidInput(
                 "A suspension needs an end in the future.",
-                code="invalid",
                 errors=[
                     {"field": "ends_at", "code": "invalid", "detail": "Must be in the future."}
                 ],
@@ -300,7 +298,7 @@ def sanction_apply(
     reason = _require_reason(reason)
     user = User.objects.select_for_update().filter(pk=user_id).first()
     if user is None:
-        raise ServiceError("No such user.", code="not_found", status_code=404)
+        raise UserNotFound()
     sanction, changes = _sanction_start(
         moderator=moderator, user=user, kind=kind, reason=reason, ends_at=ends_at
     )
@@ -322,9 +320,9 @@ def sanction_lift(*, moderator: User, sanction_id: int, reason: str) -> Sanction
     reason = _require_reason(reason)
     sanction = Sanction.objects.select_for_update().filter(pk=sanction_id).first()
     if sanction is None:
-        raise ServiceError("No such sanction.", code="not_found", status_code=404)
+        raise SanctionNotFound()
     if sanction.lifted_at is not None:
-        raise ServiceError("That sanction is already lifted.", code="invalid", status_code=409)
+        raise AlreadySettled("That sanction is already lifted.")
     sanction.lifted_at = timezone.now()
     sanction.lifted_by = moderator
     sanction.save(update_fields=["lifted_at", "lifted_by"])
@@ -358,8 +356,8 @@ def _match_fields(match: Match) -> dict[str, Any]:
     }
 
 
-def _not_running(match: Match) -> ServiceError:
-    return ServiceError("This match is not running.", code="match_not_active", status_code=409)
+def _not_running(match: Match) -> MatchNotRunning:
+    return MatchNotRunning()
 
 
 @transaction.atomic
@@ -386,9 +384,8 @@ def match_adjudicate(*, moderator: User, match_id: int, winner_team: int, reason
     """Award an active match to ``winner_team`` (end reason ``adjudicated``)."""
     reason = _require_reason(reason)
     if winner_team not in (0, 1):
-        raise ServiceError(
+        raise InvalidInput(
             "The winner is team 0 or team 1.",
-            code="invalid",
             errors=[{"field": "winner_team", "code": "invalid", "detail": "0 or 1."}],
         )
     match = services.match_lock(match_id)
@@ -412,7 +409,7 @@ def match_seat_to_bot(
     """Hand a seat of a waiting or active match to a bot for good."""
     reason = _require_reason(reason)
     if level not in BotLevel.values:
-        raise ServiceError(f"Unknown bot level {level!r}.", code="invalid")
+        raise UnknownChoice(f"Unknown bot level {level!r}.")
     if seat not in range(4):
         raise _seat_field_error("A seat is 0 to 3.")
     match = services.match_lock(match_id)
@@ -443,18 +440,15 @@ def match_deadline_extend(*, moderator: User, match_id: int, by: timedelta, reas
     is scheduled for the new deadline."""
     reason = _require_reason(reason)
     if by <= timedelta(0) or by > MAX_EXTENSION:
-        raise ServiceError(
+        raise InvalidInput(
             "Extend by more than nothing and at most 30 days.",
-            code="invalid",
             errors=[{"field": "by", "code": "invalid", "detail": "Out of range."}],
         )
     match = services.match_lock(match_id)
     services.require_active(match)
     seat = match.seats.get(index=match.to_act) if match.to_act is not None else None
     if seat is None or turns.is_automatic(seat) or match.deadline is None:
-        raise ServiceError(
-            "No human player is on the clock.", code="match_not_active", status_code=409
-        )
+        raise NoHumanOnTheClock()
     before = _match_fields(match)
     match.deadline = max(match.deadline, timezone.now()) + by
     services.version_bump(match, turns.FollowUp.DEADLINE)

@@ -13,16 +13,11 @@ from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce
 
 from accounts.models import User
-from baloot_site.errors import ServiceError
 from games import engine
+from games.errors import MatchNotFound
 from games.models import Match, MatchStatus, Move, Round, RoundStatus, Seat, Visibility
 from games.summaries import round_log_json
 from games.turns import is_automatic
-
-
-def match_not_found() -> ServiceError:
-    """The one answer for a match that does not exist or that the caller may not know of."""
-    return ServiceError("No such match.", code="not_found", status_code=404)
 
 
 def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
@@ -33,10 +28,10 @@ def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
     """
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        raise match_not_found()
+        raise MatchNotFound()
     mine = next((s for s in match.seat_list() if s.user_id == user.pk), None)
     if mine is None and match.visibility == Visibility.PRIVATE:
-        raise match_not_found()
+        raise MatchNotFound()
     return match, mine
 
 

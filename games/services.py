@@ -21,12 +21,23 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.errors import AccountBanned, AccountSuspended
 from accounts.models import User
-from baloot_site.errors import ServiceError
 from games import engine, idempotency, turns
 from games.dealing import commitment, deck_names, new_salt, shuffled_deck
 from games.engine.observation import contract_to_dict
 from games.engine.record import result_to_dict
+from games.errors import (
+    AlreadySeated,
+    IdempotencyKeyReused,
+    MatchFull,
+    MatchNotActive,
+    MatchNotFound,
+    MatchNotWaiting,
+    NotAPlayer,
+    SeatTaken,
+    StaleVersion,
+)
 from games.models import (
     Actor,
     EndReason,
@@ -40,7 +51,6 @@ from games.models import (
     Seat,
     Visibility,
 )
-from games.selectors import match_not_found
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +60,7 @@ def match_lock(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist:
-        raise match_not_found() from None
+        raise MatchNotFound() from None
 
 
 def _seat_of(match: Match, user: User) -> Seat | None:
@@ -61,8 +71,8 @@ def _require_seat(match: Match, user: User) -> Seat:
     seat = _seat_of(match, user)
     if seat is None:
         if match.visibility == Visibility.PRIVATE:
-            raise match_not_found()  # a private match's existence is not revealed
-        raise ServiceError("You do not sit in this match.", code="not_a_player", status_code=403)
+            raise MatchNotFound()  # a private match's existence is not revealed
+        raise NotAPlayer()
     return seat
 
 
@@ -78,7 +88,8 @@ def _require_in_good_standing(user: User) -> None:
     sanction = sanction_active_for(user)
     if sanction is not None:
         refusal = AccountSanctioned(sanction)
-        raise ServiceError(str(refusal.detail), code=refusal.detail.code, status_code=403)
+        error = AccountBanned if refusal.detail.code == AccountBanned.code else AccountSuspended
+        raise error(str(refusal.detail))
 
 
 # --- Creating, joining, leaving ------------------------------------------------------------
@@ -128,22 +139,20 @@ def match_join(
         and not hmac.compare_digest((code or "").encode(), match.invite_code.encode())
         and _seat_of(match, user) is None
     ):
-        raise match_not_found()
+        raise MatchNotFound()
     if match.status != MatchStatus.WAITING:
-        raise ServiceError(
-            "This match is not waiting for players.", code="match_not_waiting", status_code=409
-        )
+        raise MatchNotWaiting()
     if _seat_of(match, user) is not None:
-        raise ServiceError("You already sit in this match.", code="already_seated", status_code=409)
+        raise AlreadySeated()
     seats = match.seat_list()
     if seat is None:
         free = next((s for s in seats if s.is_empty), None)
         if free is None:
-            raise ServiceError("Every seat is taken.", code="match_full", status_code=409)
+            raise MatchFull()
     else:
         free = next(s for s in seats if s.index == seat)
         if not free.is_empty:
-            raise ServiceError("That seat is taken.", code="seat_taken", status_code=409)
+            raise SeatTaken()
     free.user = user
     free.save(update_fields=["user"])
     if all(not s.is_empty for s in seats):
@@ -159,11 +168,7 @@ def match_leave(*, match_id: int, user: User) -> Match:
     match = match_lock(match_id)
     seat = _require_seat(match, user)
     if match.status != MatchStatus.WAITING:
-        raise ServiceError(
-            "Only a waiting match can be left; resign a started one.",
-            code="match_not_waiting",
-            status_code=409,
-        )
+        raise MatchNotWaiting("Only a waiting match can be left; resign a started one.")
     seat.user = None
     seat.save(update_fields=["user"])
     if all(s.user_id is None for s in match.seat_list()):
@@ -202,9 +207,7 @@ def match_finish(
 
 def require_active(match: Match) -> None:
     if match.status != MatchStatus.ACTIVE:
-        raise ServiceError(
-            "This match is not being played.", code="match_not_active", status_code=409
-        )
+        raise MatchNotActive()
 
 
 # --- Starting and dealing ----------------------------------------------------------------------
@@ -355,20 +358,11 @@ def move_submit(
             stored = None
         if stored is not None:
             if stored.fingerprint != fingerprint:
-                raise ServiceError(
-                    "This Idempotency-Key was used with another body.",
-                    code="idempotency_key_reused",
-                    status_code=422,
-                )
+                raise IdempotencyKeyReused()
             return MoveAnswer(stored.status_code, stored.body, replayed=True)
     require_active(match)
     if expected_version is not None and expected_version != match.version:
-        raise ServiceError(
-            "The match has moved on; reload it.",
-            code="stale_version",
-            status_code=409,
-            current_version=match.version,
-        )
+        raise StaleVersion(current_version=match.version)
     move = engine.move_from_dict(payload)
     # The player is back: their own move takes the seat back from the bot (api.md). A refused
     # move rolls this back with everything else.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse
 
-from baloot_site.errors import PROBLEM_CONTENT_TYPE
+from core.problems import PROBLEM_CONTENT_TYPE
 from games.api.serializers import ProblemSerializer
 
 ErrorResponses = dict[tuple[int, str], OpenApiResponse]

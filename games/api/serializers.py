@@ -17,7 +17,6 @@ from rest_framework import serializers
 
 from accounts.models import User
 from accounts.names import clean_display_name
-from baloot_site.errors import ERROR_CODES
 from games import engine
 from games.api.schema_enums import CARDS, PHASES, SUITS
 from games.models import (
@@ -492,6 +491,12 @@ class ProblemFieldErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
+@extend_schema_field({"$ref": "#/components/schemas/ErrorCodeEnum"})
+class ErrorCodeField(serializers.CharField):
+    """A problem's stable code. The ErrorCodeEnum component that lists every published code
+    is added by ``baloot_site.schema``: only the top layer knows every app's errors."""
+
+
 class ProblemSerializer(serializers.Serializer):
     """RFC 9457 problem details, the one error shape of the API."""
 
@@ -499,6 +504,6 @@ class ProblemSerializer(serializers.Serializer):
     title = serializers.CharField()
     status = serializers.IntegerField()
     detail = serializers.CharField()
-    code = serializers.ChoiceField(choices=ERROR_CODES)
+    code = ErrorCodeField()
     errors = ProblemFieldErrorSerializer(many=True, required=False)
     current_version = serializers.IntegerField(required=False)

@@ -16,12 +16,13 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from baloot_site.errors import ServiceError
+from core.errors import InvalidInput
 from games import moderation, records, selectors, services
 from games.api import docs
 from games.api import serializers as s
 from games.api.pagination import CURSOR, PAGE_SIZE, NewestFirstCursor, page_size_from
 from games.api.parsing import refuse_body, validated_body
+from games.errors import MatchNotFinished, MatchNotFound, RoundNotFinished, RoundNotFound
 from games.models import Match, MatchStatus, Round, RoundStatus, Seat
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
@@ -99,9 +100,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         wanted = request.query_params.get("status")
         if wanted is not None:
             if wanted not in MatchStatus.values:
-                raise ServiceError(
+                raise InvalidInput(
                     f"Unknown status {wanted!r}.",
-                    code="invalid",
                     errors=[{"field": "status", "code": "invalid_choice", "detail": "Unknown."}],
                 )
             queryset = queryset.filter(status=wanted)
@@ -293,7 +293,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         payload = {k: v for k, v in request.data.items() if k != "expected_version"}
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
-            raise ServiceError("Idempotency-Key is at most 200 characters.", code="invalid")
+            raise InvalidInput("Idempotency-Key is at most 200 characters.")
 
         def render(match: Match) -> dict[str, Any]:
             seat = next(x for x in match.seat_list() if x.user_id == request.user.pk)
@@ -396,11 +396,9 @@ class MatchViewSet(viewsets.GenericViewSet):
         match, _ = selectors.match_for_viewer(_pk(pk), request.user)
         rnd = Round.objects.filter(match=match, number=int(number)).first()
         if rnd is None:
-            raise ServiceError("No such round.", code="not_found", status_code=404)
+            raise RoundNotFound()
         if rnd.status == RoundStatus.IN_PROGRESS:
-            raise ServiceError(
-                "That round is still being played.", code="round_not_finished", status_code=409
-            )
+            raise RoundNotFinished()
         return Response(records.round_record(match, rnd))
 
     @extend_schema(
@@ -416,9 +414,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def record(self, request: Request, pk: str) -> Response:
         match, _ = selectors.match_for_viewer(_pk(pk), request.user)
         if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED):
-            raise ServiceError(
-                "The match has not ended yet.", code="match_not_finished", status_code=409
-            )
+            raise MatchNotFinished()
         return Response(records.match_record(match))
 
 
@@ -430,9 +426,9 @@ def _pk(value: str) -> int:
     try:
         pk = int(value)
     except (TypeError, ValueError):
-        raise selectors.match_not_found() from None
+        raise MatchNotFound() from None
     if pk <= 0 or pk > 2**62:
-        raise selectors.match_not_found()
+        raise MatchNotFound()
     return pk
 
 
@@ -443,15 +439,13 @@ def _int_param(request: Request, name: str, default: int) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise ServiceError(
+        raise InvalidInput(
             f"{name} must be an integer.",
-            code="invalid",
             errors=[{"field": name, "code": "invalid", "detail": "Expected an integer."}],
         ) from None
     if value < 0 or value > 2**62:
-        raise ServiceError(
+        raise InvalidInput(
             f"{name} is out of range.",
-            code="invalid",
             errors=[{"field": name, "code": "invalid", "detail": "Out of range."}],
         )
     return value

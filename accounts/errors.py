@@ -1,0 +1,25 @@
+"""The accounts domain's refusals: one class per error, its code and status on the class."""
+
+from __future__ import annotations
+
+from core.errors import DomainError
+
+
+class WrongCredentials(DomainError):
+    code = "authentication_failed"
+    status = 401
+    default_detail = "Wrong username or password."
+
+
+class AccountSuspended(DomainError):
+    """A suspended player may not create, join or play until the suspension ends."""
+
+    code = "account_suspended"
+    status = 403
+    default_detail = "This account is suspended."
+
+
+class AccountBanned(DomainError):
+    code = "account_banned"
+    status = 403
+    default_detail = "This account is banned."
