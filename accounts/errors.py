@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from accounts.models import Sanction, SanctionKind
 from core.errors import DomainError
 
 
@@ -23,3 +24,12 @@ class AccountBanned(DomainError):
     code = "account_banned"
     status = 403
     default_detail = "This account is banned."
+
+
+def standing_refusal(sanction: Sanction) -> AccountBanned | AccountSuspended:
+    """The refusal for an account under ``sanction``: the same words at login, on every token
+    and in every service that needs a player in good standing."""
+    if sanction.kind == SanctionKind.BAN:
+        return AccountBanned()
+    until = sanction.ends_at.isoformat() if sanction.ends_at else ""
+    return AccountSuspended(f"This account is suspended until {until}.")

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import Sanction, SanctionKind, User
 from core.errors import InvalidInput
-from games import services, turns
+from games import services
 from games.errors import MatchNotFound
 from games.models import (
     BotLevel,
@@ -33,6 +33,8 @@ from games.models import (
     Seat,
     Visibility,
 )
+from games.selectors import is_automatic
+from games.services.scheduling import FollowUp
 from moderation.errors import (
     AlreadySettled,
     DuplicateReport,
@@ -447,11 +449,11 @@ def match_deadline_extend(*, moderator: User, match_id: int, by: timedelta, reas
     match = services.match_lock(match_id)
     services.require_active(match)
     seat = match.seats.get(index=match.to_act) if match.to_act is not None else None
-    if seat is None or turns.is_automatic(seat) or match.deadline is None:
+    if seat is None or is_automatic(seat) or match.deadline is None:
         raise NoHumanOnTheClock()
     before = _match_fields(match)
     match.deadline = max(match.deadline, timezone.now()) + by
-    services.version_bump(match, turns.FollowUp.DEADLINE)
+    services.version_bump(match, FollowUp.DEADLINE)
     _log(
         moderator=moderator,
         kind=ModerationKind.DEADLINE_EXTEND,

@@ -6,8 +6,7 @@ problem-details shape; nothing here writes to the database directly.
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -17,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.errors import InvalidInput
-from games import moderation, records, selectors, services
-from games.api import docs
+from games import engine, moderation, records, selectors, services
+from games.api import docs, idempotency
 from games.api import serializers as s
 from games.api.pagination import CURSOR, PAGE_SIZE, NewestFirstCursor, page_size_from
 from games.api.parsing import refuse_body, validated_body
@@ -295,24 +294,36 @@ class MatchViewSet(viewsets.GenericViewSet):
         if key is not None and len(key) > 200:
             raise InvalidInput("Idempotency-Key is at most 200 characters.")
 
-        def render(match: Match) -> dict[str, Any]:
-            seat = next(x for x in match.seat_list() if x.user_id == request.user.pk)
-            return selectors.match_view(match, seat)
-
-        answer = services.move_submit(
-            match_id=_pk(pk),
-            user=request.user,
-            payload=payload,
-            expected_version=expected,
-            idempotency_key=key,
-            render=render,
-        )
-        seat_index = answer.body.get("my_seat")
-        etag = selectors.etag_for(answer.body["id"], answer.body["version"], seat_index)
+        fingerprint = idempotency.request_fingerprint({**payload, "expected_version": expected})
+        # One transaction and one lock around the replay check, the move, the rendering and
+        # the stored answer: a retry racing this one waits here and then replays our answer.
+        with transaction.atomic():
+            match, seat = services.match_lock_seated(match_id=_pk(pk), user=request.user)
+            stored = None
+            if key:
+                stored = idempotency.stored_answer(
+                    user=request.user, match=match, key=key, fingerprint=fingerprint
+                )
+            if stored is not None:
+                body, status_code = stored.body, stored.status_code
+            else:
+                move = engine.move_from_dict(payload)  # MalformedMove -> 400
+                services.move_make(match=match, seat=seat, move=move, expected_version=expected)
+                body, status_code = selectors.match_view(match, seat), status.HTTP_201_CREATED
+                if key:
+                    idempotency.answer_store(
+                        user=request.user,
+                        match=match,
+                        key=key,
+                        fingerprint=fingerprint,
+                        status=status_code,
+                        body=body,
+                    )
+        etag = selectors.etag_for(body["id"], body["version"], body.get("my_seat"))
         headers = {"ETag": etag}
-        if answer.replayed:
+        if stored is not None:
             headers["Idempotent-Replayed"] = "true"
-        return Response(answer.body, status=answer.status, headers=headers)
+        return Response(body, status=status_code, headers=headers)
 
     def _move_log(self, request: Request, match_id: int) -> Response:
         match, seat = selectors.match_for_viewer(match_id, request.user)
