@@ -6,17 +6,14 @@ from); names are unique module-wide because drf-spectacular turns them into comp
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.password_validation import validate_password
-from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from accounts.models import User
-from accounts.names import clean_display_name
+from accounts.api.serializers import UserViewSerializer
+from core.serializers import StrictCharField, StrictRequestSerializer
 from games import engine
 from games.api.schema_enums import CARDS, PHASES, SUITS
 from games.models import (
@@ -24,49 +21,10 @@ from games.models import (
     BotLevel,
     EndReason,
     MatchStatus,
-    ReportReason,
-    ReportStatus,
     Visibility,
 )
 
 # --- Requests -------------------------------------------------------------------------------
-
-
-# A request body that names only its own fields: every other key is refused. Every request
-# serializer (and nested request object) derives from this, so a misspelt option
-# ("visiblity") is a `400 invalid` naming it with code `unknown_field` instead of being
-# silently ignored. The schema says so with `additionalProperties: false` (StrictRequestSchema).
-# (A comment, not a docstring: drf-spectacular would copy a docstring into every subclass's
-# component description.)
-class StrictRequestSerializer(serializers.Serializer):
-    def to_internal_value(self, data: Any) -> Any:
-        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
-        refused = {
-            str(name): [serializers.ErrorDetail("Unknown field.", code="unknown_field")]
-            for name in unknown
-        }
-        try:
-            value = super().to_internal_value(data)
-        except serializers.ValidationError as exc:
-            # Report the unknown fields together with the other field errors.
-            if refused and isinstance(exc.detail, dict):
-                raise serializers.ValidationError({**exc.detail, **refused}) from None
-            raise
-        if refused:
-            raise serializers.ValidationError(refused)
-        return value
-
-
-class StrictRequestSchema(OpenApiSerializerExtension):
-    """``additionalProperties: false`` on every strict request component."""
-
-    target_class = StrictRequestSerializer
-    match_subclasses = True
-
-    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
-        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
-        schema["additionalProperties"] = False
-        return schema
 
 
 @extend_schema_field(
@@ -96,22 +54,6 @@ class BotSeatsField(serializers.DictField):
                 )
             out[int(key)] = level
         return out
-
-
-class StrictCharField(serializers.CharField):
-    """A string and only a string: DRF's CharField would turn 0 or true into "0", "True"."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictRegexField(serializers.RegexField):
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class MatchCreateRequestSerializer(StrictRequestSerializer):
@@ -183,41 +125,6 @@ class MoveRequestSerializer(StrictRequestSerializer):
         if errors:
             raise serializers.ValidationError(errors, code="invalid")
         return attrs
-
-
-class ReportRequestSerializer(StrictRequestSerializer):
-    seat = serializers.IntegerField(min_value=0, max_value=3, help_text="The seat reported.")
-    reason = serializers.ChoiceField(
-        choices=ReportReason.choices,
-        help_text="cheating (or collusion), abusive_name, stalling (or leaving), other.",
-    )
-    comment = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
-
-
-class RegisterRequestSerializer(StrictRequestSerializer):
-    username = StrictRegexField(r"^[A-Za-z0-9_.-]{3,30}$", max_length=30)
-    password = StrictCharField(min_length=8, max_length=128, write_only=True)
-    display_name = StrictCharField(min_length=1, max_length=40)
-
-    def validate_password(self, value: str) -> str:
-        """Django's AUTH_PASSWORD_VALIDATORS, compared with the names the account would have
-        (each failure keeps its code, e.g. ``password_too_common``)."""
-        data = self.initial_data if isinstance(self.initial_data, dict) else {}
-        names = {k: data[k] for k in ("username", "display_name") if isinstance(data.get(k), str)}
-        validate_password(value, User(**names))
-        return value
-
-    def validate_display_name(self, value: str) -> str:
-        return clean_display_name(value)  # normalised; see accounts/names.py
-
-
-class LoginRequestSerializer(StrictRequestSerializer):
-    username = StrictCharField(max_length=150)
-    password = StrictCharField(max_length=128, write_only=True)
-    device = StrictCharField(max_length=100, required=False, allow_blank=True)
-
-
-# --- Responses (documentation of the selectors' dicts) -------------------------------------
 
 
 class SeatViewSerializer(serializers.Serializer):
@@ -475,35 +382,23 @@ class MatchCreatedSerializer(MatchViewSerializer):
     """The creator's view of the new match (``invite_code`` set when private)."""
 
 
-class ReportViewSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    match = serializers.IntegerField()
-    seat = serializers.IntegerField()
-    reason = serializers.ChoiceField(choices=ReportReason.choices)
-    comment = serializers.CharField(allow_blank=True)
-    status = serializers.ChoiceField(choices=ReportStatus.choices)
-    created_at = serializers.DateTimeField()
+# --- The caller's own pages (games.api.me) ------------------------------------------------
 
 
-class ProblemFieldErrorSerializer(serializers.Serializer):
-    field = serializers.CharField()
-    code = serializers.CharField()
-    detail = serializers.CharField()
+class PlayerStatsSerializer(serializers.Serializer):
+    played = serializers.IntegerField(help_text="Matches started with you seated.")
+    finished = serializers.IntegerField()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    resigned = serializers.IntegerField()
+    abandoned = serializers.IntegerField(help_text="Matches where your seat went away.")
+    timeouts = serializers.IntegerField(help_text="Turns played for you when time ran out.")
 
 
-@extend_schema_field({"$ref": "#/components/schemas/ErrorCodeEnum"})
-class ErrorCodeField(serializers.CharField):
-    """A problem's stable code. The ErrorCodeEnum component that lists every published code
-    is added by ``baloot_site.schema``: only the top layer knows every app's errors."""
+class MeSerializer(UserViewSerializer):
+    date_joined = serializers.DateTimeField()
+    stats = PlayerStatsSerializer()
 
 
-class ProblemSerializer(serializers.Serializer):
-    """RFC 9457 problem details, the one error shape of the API."""
-
-    type = serializers.URLField()
-    title = serializers.CharField()
-    status = serializers.IntegerField()
-    detail = serializers.CharField()
-    code = ErrorCodeField()
-    errors = ProblemFieldErrorSerializer(many=True, required=False)
-    current_version = serializers.IntegerField(required=False)
+class InboxEntrySerializer(MatchSummarySerializer):
+    pass

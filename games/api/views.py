@@ -15,12 +15,13 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import docs
 from core.errors import InvalidInput
-from games import engine, moderation, records, selectors, services
-from games.api import docs, idempotency
+from core.parsing import refuse_body, validated_body
+from games import engine, records, selectors, services
+from games.api import idempotency
 from games.api import serializers as s
 from games.api.pagination import CURSOR, PAGE_SIZE, NewestFirstCursor, page_size_from
-from games.api.parsing import refuse_body, validated_body
 from games.errors import MatchNotFinished, MatchNotFound, RoundNotFinished, RoundNotFound
 from games.models import Match, MatchStatus, Round, RoundStatus, Seat
 
@@ -45,7 +46,6 @@ class MatchViewSet(viewsets.GenericViewSet):
         "leave": "join",
         "resign": "join",
         "back": "join",
-        "reports": "reports",
     }
 
     @property
@@ -338,44 +338,6 @@ class MatchViewSet(viewsets.GenericViewSet):
                 f"{request.path}?after={page[-1]['version']}&page_size={size}"
             )
         return Response({"results": page, "next": next_url, "version": match.version})
-
-    # --- moderation ----------------------------------------------------------------------------
-
-    @extend_schema(
-        operation_id="matches_reports_create",
-        parameters=[MATCH_ID],
-        request=s.ReportRequestSerializer,
-        responses={
-            201: s.ReportViewSerializer,
-            **docs.errors(
-                (400, "Invalid body, or a seat with no other player in it (`invalid`)."),
-                (409, "You already have an open report on that player here (`duplicate_report`)."),
-            ),
-        },
-        summary="Report a seat of this match to the moderators",
-    )
-    @action(detail=True, methods=["post"])
-    def reports(self, request: Request, pk: str) -> Response:
-        data = validated_body(s.ReportRequestSerializer, request.data)
-        report = moderation.report_create(
-            reporter=request.user,
-            match_id=_pk(pk),
-            seat=data["seat"],
-            reason=data["reason"],
-            comment=data["comment"],
-        )
-        body = {
-            "id": report.pk,
-            "match": report.match_id,
-            "seat": report.seat,
-            "reason": report.reason,
-            "comment": report.comment,
-            "status": report.status,
-            "created_at": report.created_at,
-        }
-        return Response(body, status=status.HTTP_201_CREATED)
-
-    # --- score sheet and records ---------------------------------------------------------------
 
     @extend_schema(
         operation_id="matches_rounds_list",

@@ -1,4 +1,4 @@
-"""Match actions: each goes through games.moderation (same lock and version bump as moves),
+"""Match actions: each goes through moderation.services (same lock and version bump as moves),
 changes the match exactly as the service does, writes one log row, and players see it."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import pytest
 from django.utils import timezone
 
 from core.errors import DomainError
-from games import moderation, services
-from games.models import Match, ModerationAction, ModerationKind
+from games import services
+from games.models import Match
+from moderation import services as moderation
+from moderation.models import ModerationAction, ModerationKind
 from tests.moderation.conftest import assert_problem, view_of
 
 

@@ -12,8 +12,10 @@ from django.utils import timezone
 
 from accounts.models import Sanction
 from core.errors import DomainError
-from games import moderation, services
-from games.models import Match, ModerationAction, ModerationKind
+from games import services
+from games.models import Match
+from moderation import services as moderation
+from moderation.models import ModerationAction, ModerationKind
 from tests.conftest import create_match
 from tests.moderation.conftest import API, assert_problem, view_of
 

@@ -16,23 +16,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import Sanction, SanctionKind, User
+from accounts.models import Sanction, SanctionKind, User, sanction_end_refusal
 from core.errors import InvalidInput
 from games import services
 from games.errors import MatchNotFound
-from games.models import (
-    BotLevel,
-    EndReason,
-    Match,
-    MatchStatus,
-    ModerationAction,
-    ModerationKind,
-    Report,
-    ReportReason,
-    ReportStatus,
-    Seat,
-    Visibility,
-)
+from games.models import BotLevel, EndReason, Match, MatchStatus, Seat, Visibility
 from games.selectors import is_automatic
 from games.services.scheduling import FollowUp
 from moderation.errors import (
@@ -45,6 +33,7 @@ from moderation.errors import (
     UnknownChoice,
     UserNotFound,
 )
+from moderation.models import ModerationAction, ModerationKind, Report, ReportReason, ReportStatus
 
 MAX_EXTENSION = timedelta(days=30)
 
@@ -217,15 +206,13 @@ def _sanction_start(
     if kind not in SanctionKind.values:
         raise UnknownChoice(f"Unknown sanction {kind!r}.")
     now = timezone.now()
-    if kind == SanctionKind.SUSPEND:
-        if ends_at is None or ends_at <= now:
-            raise InvalidInput(
-                "A suspension needs an end in the future.",
-                errors=[
-                    {"field": "ends_at", "code": "invalid", "detail": "Must be in the future."}
-                ],
-            )
-    else:
+    refusal = sanction_end_refusal(kind, ends_at)
+    if refusal is not None:
+        raise InvalidInput(
+            refusal,
+            errors=[{"field": "ends_at", "code": "invalid", "detail": "Must be in the future."}],
+        )
+    if kind != SanctionKind.SUSPEND:
         ends_at = None  # a warning has no duration; a ban has no end
     sanction = Sanction.objects.create(
         user=user, kind=kind, reason=reason, starts_at=now, ends_at=ends_at, created_by=moderator

@@ -1,7 +1,7 @@
 """Request-body parsing shared by every view: a JSON object, validated by a serializer.
 
 One rule for every write body: only the fields the operation names. The request serializers
-refuse any other key (``games.api.serializers.StrictRequestSerializer``), and the operations
+refuse any other key (``core.serializers.StrictRequestSerializer``), and the operations
 that take no body refuse one that carries fields (``refuse_body``).
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import InvalidInput
-from games.api.serializers import StrictRequestSerializer
+from core.serializers import StrictRequestSerializer
 
 
 def validated_body(serializer_class: type[StrictRequestSerializer], data: Any) -> dict[str, Any]:
