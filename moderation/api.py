@@ -6,7 +6,7 @@ moderation's own view: games knows nothing of moderation.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -15,12 +15,10 @@ from rest_framework.response import Response
 from core import docs
 from core.parsing import validated_body
 from core.serializers import StrictCharField, StrictRequestSerializer
-from games.errors import MatchNotFound
+from games.api.common import MATCH_ID, match_pk
 from games.models import Match
 from moderation import services
 from moderation.models import ReportReason, ReportStatus
-
-MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
 
 
 class ReportRequestSerializer(StrictRequestSerializer):
@@ -70,7 +68,7 @@ class MatchReportsView(GenericAPIView):
         data = validated_body(ReportRequestSerializer, request.data)
         report = services.report_create(
             reporter=request.user,
-            match_id=_match_id(pk),
+            match_id=match_pk(pk),
             seat=data["seat"],
             reason=data["reason"],
             comment=data["comment"],
@@ -85,14 +83,3 @@ class MatchReportsView(GenericAPIView):
             "created_at": report.created_at,
         }
         return Response(body, status=status.HTTP_201_CREATED)
-
-
-def _match_id(value: str) -> int:
-    """The path's match id; anything that is not one is the same 404 as a missing match."""
-    try:
-        pk = int(value)
-    except (TypeError, ValueError):
-        raise MatchNotFound() from None
-    if pk <= 0 or pk > 2**62:
-        raise MatchNotFound()
-    return pk
