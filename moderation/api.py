@@ -49,6 +49,7 @@ class MatchReportsView(GenericAPIView):
     # The docstring above is the matches' own (the schema shows it on every operation under
     # /matches), and the queryset makes the schema name the path parameter `id` as theirs.
     queryset = Match.objects.none()
+    serializer_class = ReportRequestSerializer  # what OPTIONS describes
     throttle_scope = "reports"
 
     @extend_schema(
