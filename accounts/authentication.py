@@ -8,7 +8,8 @@ from django.db.models import Exists, OuterRef
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from .models import AuthToken, Sanction, SanctionKind, hash_token
+from .errors import standing_refusal
+from .models import AuthToken, Sanction, hash_token
 from .selectors import sanction_active_for
 
 
@@ -21,11 +22,8 @@ class AccountSanctioned(exceptions.APIException):
     status_code = 403
 
     def __init__(self, sanction: Sanction) -> None:
-        if sanction.kind == SanctionKind.BAN:
-            super().__init__("This account is banned.", code="account_banned")
-        else:
-            until = sanction.ends_at.isoformat() if sanction.ends_at else ""
-            super().__init__(f"This account is suspended until {until}.", code="account_suspended")
+        refusal = standing_refusal(sanction)
+        super().__init__(refusal.detail, code=refusal.code)
 
 
 _CHECKED = "_sanctions_checked"

@@ -20,7 +20,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from rest_framework import exceptions
 
-from baloot_site.errors import PROBLEM_CONTENT_TYPE, problem
+from core.problems import PROBLEM_CONTENT_TYPE, problem
 
 CODE = "login_locked"
 DETAIL = "Too many failed logins for this account; try again later."

@@ -71,9 +71,20 @@ class SanctionQuerySet(models.QuerySet["Sanction"]):
         )
 
 
+SUSPENSION_NEEDS_AN_END = "A suspension needs an end in the future."
+
+
+def sanction_end_refusal(kind: str, ends_at: datetime | None) -> str | None:
+    """Why a sanction of ``kind`` cannot end at ``ends_at``, or None if it can. The one place
+    the rule lives: the moderation service and both admin forms ask here."""
+    if kind == SanctionKind.SUSPEND and (ends_at is None or ends_at <= timezone.now()):
+        return SUSPENSION_NEEDS_AN_END
+    return None
+
+
 class Sanction(models.Model):
     """A moderator's sanction. A warning is a record only; a suspension (until ``ends_at``)
-    or a ban (no end) refuses the user's tokens while active. Written by games.moderation."""
+    or a ban (no end) refuses the user's tokens while active. Written by moderation.services."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"

@@ -12,7 +12,8 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from baloot_site.errors import ServiceError
+from accounts.errors import WrongCredentials
+from core.errors import InvalidInput
 
 from .authentication import AccountSanctioned
 from .lockout import LoginLocked
@@ -31,9 +32,8 @@ def user_register(*, username: str, password: str, display_name: str) -> tuple[U
     encoded = make_password(password)  # before the transaction: see the module docstring
     with transaction.atomic():
         if User.objects.filter(username__iexact=username).exists():
-            raise ServiceError(
+            raise InvalidInput(
                 "That username is taken.",
-                code="invalid",
                 errors=[
                     {"field": "username", "code": "unique", "detail": "That username is taken."}
                 ],
@@ -56,9 +56,7 @@ def user_login(
     if user is None:
         if getattr(request, "axes_locked_out", False):
             raise LoginLocked(username)
-        raise ServiceError(
-            "Wrong username or password.", code="authentication_failed", status_code=401
-        )
+        raise WrongCredentials()
     assert isinstance(user, User)
     # Only after the password: a sanction is nobody else's business. The same 403 its tokens
     # get, and no token that could not be used anyway.

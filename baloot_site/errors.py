@@ -8,6 +8,7 @@ any extra fields of the error (``current_version`` for a stale version).
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
 from typing import Any
@@ -20,46 +21,22 @@ from django.core.exceptions import (
 )
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from core.errors import DomainError, domain_error_classes
+from core.problems import PROBLEM_CONTENT_TYPE, problem
 from games.engine.errors import ILLEGAL_CODES, EngineError
 
 log = logging.getLogger(__name__)
 
-PROBLEM_CONTENT_TYPE = "application/problem+json"
-PROBLEM_BASE = "https://baloot.example/problems/"
 PAYLOAD_TOO_LARGE = "The request body is larger than this server accepts."
 
-
-class ServiceError(Exception):
-    """A domain refusal raised by a service: carries its HTTP status and stable code."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    code = "invalid"
-
-    def __init__(
-        self,
-        detail: str,
-        *,
-        code: str | None = None,
-        status_code: int | None = None,
-        **extra: Any,
-    ) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        if code is not None:
-            self.code = code
-        if status_code is not None:
-            self.status_code = status_code
-        self.extra = extra
-
-
-# Every code the API can answer with; published as the ErrorCodeEnum schema component.
-ERROR_CODES = sorted(
+# The codes this module (and DRF, Django and axes through it) answers with on its own; the
+# domain's codes come from the DomainError classes, the move refusals from the engine.
+FRAMEWORK_CODES = frozenset(
     {
-        *ILLEGAL_CODES,
         "malformed",
         "invalid",
         "parse_error",
@@ -72,57 +49,28 @@ ERROR_CODES = sorted(
         "account_suspended",
         "account_banned",
         "permission_denied",
-        "not_a_player",
         "not_found",
         "method_not_allowed",
         "not_acceptable",
         "unsupported_media_type",
         "throttled",
         "login_locked",
-        "stale_version",
-        "match_not_active",
-        "match_not_waiting",
-        "match_not_finished",
-        "match_full",
-        "seat_taken",
-        "already_seated",
-        "not_seated",
-        "invalid_invite_code",
-        "round_not_finished",
-        "idempotency_key_reused",
-        "duplicate_report",
         "service_unavailable",
         "server_error",
     }
 )
 
-_TITLES = {
-    400: "Bad request",
-    401: "Not authenticated",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    406: "Not acceptable",
-    409: "Conflict",
-    413: "Payload too large",
-    415: "Unsupported media type",
-    422: "Move refused",
-    429: "Too many requests",
-    500: "Server error",
-    503: "Service unavailable",
-}
+
+def published_codes() -> list[str]:
+    """Every code the API can answer with; published as the ErrorCodeEnum schema component."""
+    # Importing the apps' error modules registers their DomainError subclasses.
+    for module in ("accounts.errors", "games.errors", "moderation.errors"):
+        importlib.import_module(module)
+    domain = {cls.code for cls in domain_error_classes()}
+    return sorted(domain | set(ILLEGAL_CODES) | FRAMEWORK_CODES)
 
 
-def problem(status_code: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "type": PROBLEM_BASE + code,
-        "title": _TITLES.get(status_code, "Error"),
-        "status": status_code,
-        "detail": detail,
-        "code": code,
-    }
-    body.update(extra)
-    return body
+ERROR_CODES = published_codes()
 
 
 def _field_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
@@ -171,8 +119,8 @@ def problem_response(
 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, ServiceError):
-        return problem_response(exc.status_code, exc.code, exc.detail, **exc.extra)
+    if isinstance(exc, DomainError):
+        return problem_response(exc.status, exc.code, exc.detail, **exc.extra)
     if isinstance(exc, EngineError):
         # A malformed move is a bad body (400); a well-formed move the rules refuse is 422.
         if exc.code == "malformed":

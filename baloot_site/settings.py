@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -217,7 +218,7 @@ LOGGING = {
 
 # How many reverse proxies of ours stand in front of the app. 0: X-Forwarded-For is ignored and
 # the peer address is the client; N: the Nth address from the right of X-Forwarded-For
-# (baloot_site/client_ip.py). Rate limits and failed-login records both use it.
+# (core/client_ip.py). Rate limits and failed-login records both use it.
 BALOOT_TRUSTED_PROXIES = env.int("BALOOT_TRUSTED_PROXIES", default=0)
 
 # django-axes: after BALOOT_LOGIN_FAILURE_LIMIT wrong passwords for one username, that username
@@ -235,7 +236,7 @@ AXES_RESET_ON_SUCCESS = True
 # Attempts during a lockout do not extend it, so hammering a locked account cannot keep its
 # owner out for longer than one cool-off; and Retry-After stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_CLIENT_IP_CALLABLE = "baloot_site.client_ip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "core.client_ip.client_ip"
 # The lockout answer is the API's problem shape, 429 `login_locked` with Retry-After.
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # Only failures are recorded: logins are per device token, and a row per login would grow
@@ -259,13 +260,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["baloot_site.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "baloot_site.errors.problem_exception_handler",
-    # Our throttles read the address through baloot_site.client_ip; this keeps any stock DRF
+    # Our throttles read the address through core.client_ip; this keeps any stock DRF
     # throttle on the same rule.
     "NUM_PROXIES": BALOOT_TRUSTED_PROXIES,
-    "DEFAULT_THROTTLE_CLASSES": ["baloot_site.throttling.FailOpenScopedRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttling.FailOpenScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "auth": env.str("RATE_AUTH", default="30/min"),
-        # Register and login together, per client address (baloot_site.throttling).
+        # Register and login together, per client address (core.throttling).
         "auth_address": env.str("RATE_AUTH_ADDRESS", default="100/hour"),
         "moves": env.str("RATE_MOVES", default="240/min"),
         "match_create": env.str("RATE_MATCH_CREATE", default="30/min"),
@@ -291,6 +292,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "baloot_site.schema.add_error_code_enum",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "games.models.MatchStatus",
         "VisibilityEnum": "games.models.Visibility",
@@ -302,12 +307,11 @@ SPECTACULAR_SETTINGS = {
         "PhaseEnum": "games.api.schema_enums.PHASES",
         "SuitEnum": "games.api.schema_enums.SUITS",
         "CardEnum": "games.api.schema_enums.CARDS",
-        "ErrorCodeEnum": "baloot_site.errors.ERROR_CODES",
         "ContractKindEnum": ["hokum", "sun", "ashkal"],
         "ModeEnum": ["hokum", "sun"],
         "RoundStatusEnum": ["complete", "redeal"],
-        "ReportReasonEnum": "games.models.ReportReason",
-        "ReportStatusEnum": "games.models.ReportStatus",
+        "ReportReasonEnum": "moderation.models.ReportReason",
+        "ReportStatusEnum": "moderation.models.ReportStatus",
     },
 }
 

@@ -8,7 +8,9 @@ from rest_framework.routers import SimpleRouter
 
 from accounts.api import views as account_views
 from baloot_site import health
+from games.api import me
 from games.api.views import MatchViewSet
+from moderation.api import MatchReportsView
 
 router = SimpleRouter(trailing_slash=False)
 router.register("matches", MatchViewSet, basename="matches")
@@ -17,8 +19,10 @@ api_v1 = [
     path("auth/register", account_views.RegisterView.as_view(), name="auth-register"),
     path("auth/login", account_views.LoginView.as_view(), name="auth-login"),
     path("auth/logout", account_views.LogoutView.as_view(), name="auth-logout"),
-    path("me", account_views.MeView.as_view(), name="me"),
-    path("me/matches", account_views.InboxView.as_view(), name="me-matches"),
+    path("me", me.MeView.as_view(), name="me"),
+    path("me/matches", me.InboxView.as_view(), name="me-matches"),
+    # Before the router's patterns: moderation's own view under the matches' path.
+    path("matches/<str:pk>/reports", MatchReportsView.as_view(), name="matches-reports"),
     *router.urls,
 ]
 

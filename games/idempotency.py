@@ -3,7 +3,7 @@
 Within the TTL a retried move with the same key replays the stored answer; after it the key is
 free again. ``purge_expired`` runs from beat (``games.tasks.purge_idempotency_records``), and a
 record past its TTL that the purge has not reached yet counts as gone already
-(``games.services.move_submit``), so the TTL holds to the second either way.
+(``games.api.idempotency.stored_answer``), so the TTL holds to the second either way.
 """
 
 from __future__ import annotations

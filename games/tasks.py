@@ -6,6 +6,7 @@ can never play a move twice."""
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from celery import shared_task
 from django.db import DatabaseError
@@ -13,6 +14,7 @@ from django.utils import timezone
 
 from games import idempotency, services
 from games.models import Match
+from games.services.scheduling import FollowUp, scheduler_register
 
 log = logging.getLogger(__name__)
 
@@ -74,3 +76,22 @@ def sweep_deadlines(limit: int = 500) -> int:
 def purge_idempotency_records() -> int:
     """Beat, every few minutes: delete idempotency records past their TTL."""
     return idempotency.purge_expired()
+
+
+# Deadlines further away than this are left to the sweep alone: a broker holds a far-future
+# ETA message unacknowledged, and Redis would redeliver it after its visibility timeout.
+COUNTDOWN_MAX_SECONDS = 600
+
+
+def enqueue_follow_up(
+    match_id: int, version: int, follow_up: FollowUp, eta: datetime | None = None
+) -> None:
+    """Queue what a committed match needs next (``games.services.scheduling.schedule`` calls
+    this after commit and logs, rather than raises, a broker failure)."""
+    if follow_up is FollowUp.BOT:
+        play_bot_turn.delay(match_id, version)
+    elif eta is not None and (eta - timezone.now()).total_seconds() <= COUNTDOWN_MAX_SECONDS:
+        expire_turn.apply_async((match_id, version), eta=eta)
+
+
+scheduler_register(enqueue_follow_up)

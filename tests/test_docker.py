@@ -158,3 +158,22 @@ def test_env_example_lists_every_variable_the_settings_read() -> None:
     example = (ROOT / ".env.example").read_text()
     listed = set(re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", example, re.M))
     assert read - listed == set(), f".env.example misses {sorted(read - listed)}"
+
+
+def test_moderation_ships_its_templates_too() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["moderation"]
+    templates = list((ROOT / "moderation").rglob("*.html"))
+    assert templates and "templates/**/*.html" in patterns
+
+
+def test_the_image_copies_every_package() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = [p.rstrip("*") for p in config["tool"]["setuptools"]["packages"]["find"]["include"]]
+    dockerfile = (ROOT / "docker" / "Dockerfile").read_text()
+    for package in packages:
+        assert f"COPY {package} ./{package}" in dockerfile, package

@@ -97,3 +97,71 @@ def test_swagger_ui_and_redoc_are_served(client) -> None:  # type: ignore[no-unt
     response = client.get("/api/schema/")
     assert response.status_code == 200
     assert b"matches_moves_create" in response.content
+
+
+# --- The published error codes ---------------------------------------------------------------
+
+_SOURCES = ("core", "accounts", "games", "moderation", "baloot_site")
+
+
+def _code_uses() -> tuple[set[str], set[str]]:
+    """What the code base raises: the names of the classes it calls, and the strings it passes
+    as arguments (``IllegalMove("illegal_call", ...)``, ``problem_response(413,
+    "payload_too_large", ...)``, ``code=CODE``) or maps DRF's and Django's refusals to."""
+    import ast
+
+    called: set[str] = set()
+    strings: set[str] = set()
+    for package in _SOURCES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            tree = ast.parse(path.read_text())
+            constants = {
+                target.id: node.value.value
+                for node in tree.body
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+                for target in node.targets
+                if isinstance(target, ast.Name)
+            }
+
+            def value_of(node: ast.expr, constants: dict = constants) -> object:
+                if isinstance(node, ast.Constant):
+                    return node.value
+                if isinstance(node, ast.Name):
+                    return constants.get(node.id)
+                return None
+
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    func = node.func
+                    called.add(func.id if isinstance(func, ast.Name) else getattr(func, "attr", ""))
+                    args = [*node.args, *(k.value for k in node.keywords)]
+                    strings.update(v for v in map(value_of, args) if isinstance(v, str))
+                elif isinstance(node, ast.Dict):  # the DRF exception -> code mapping
+                    values = [
+                        value_of(e)
+                        for v in node.values
+                        for e in (v.elts if isinstance(v, ast.Tuple) else [v])
+                    ]
+                    strings.update(v for v in values if isinstance(v, str))
+    return called, strings
+
+
+def test_every_published_code_is_raised_somewhere() -> None:
+    from baloot_site.errors import ERROR_CODES
+    from core.errors import domain_error_classes
+
+    called, strings = _code_uses()
+    raised_classes = {cls.code for cls in domain_error_classes() if cls.__name__ in called}
+    unraised = [code for code in ERROR_CODES if code not in raised_classes | strings]
+    assert unraised == []
+
+
+def test_every_published_code_is_in_the_schema(schema: dict) -> None:
+    from baloot_site.errors import ERROR_CODES
+
+    enum = schema["components"]["schemas"]["ErrorCodeEnum"]["enum"]
+    assert enum == ERROR_CODES
+    problem = schema["components"]["schemas"]["Problem"]["properties"]["code"]
+    assert problem == {"$ref": "#/components/schemas/ErrorCodeEnum"}

@@ -1,10 +1,10 @@
-"""Register, login, logout, the caller's profile and inbox."""
+"""Register, login and logout. (The caller's profile and inbox, which need their matches,
+are served by ``games.api.me``.)"""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,13 +12,14 @@ from rest_framework.views import APIView
 
 from accounts import selectors as account_selectors
 from accounts import services
-from accounts.api.serializers import AuthAnswerSerializer, InboxEntrySerializer, MeSerializer
-from baloot_site.throttling import AddressRateThrottle, FailOpenScopedRateThrottle
-from games import selectors as game_selectors
-from games.api import docs
-from games.api.pagination import CURSOR, PAGE_SIZE, InboxCursor
-from games.api.parsing import refuse_body, validated_body
-from games.api.serializers import LoginRequestSerializer, RegisterRequestSerializer
+from accounts.api.serializers import (
+    AuthAnswerSerializer,
+    LoginRequestSerializer,
+    RegisterRequestSerializer,
+)
+from core import docs
+from core.parsing import refuse_body, validated_body
+from core.throttling import AddressRateThrottle, FailOpenScopedRateThrottle
 
 _ANON_ERRORS = docs.only(docs.AUTH_ERRORS, 429, 503)
 # Register and login: the per-minute `auth` budget, and the hourly one per client address.
@@ -111,48 +112,3 @@ class LogoutView(APIView):
         if isinstance(request.auth, AuthToken):
             services.token_revoke(token=request.auth)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class MeView(APIView):
-    throttle_scope = "reads"
-
-    @extend_schema(
-        operation_id="me_retrieve",
-        responses={200: MeSerializer, **docs.AUTH_ERRORS},
-        summary="Your profile and statistics",
-    )
-    def get(self, request: Request) -> Response:
-        user = request.user
-        return Response(
-            {
-                **account_selectors.user_json(user),
-                "date_joined": user.date_joined,
-                "stats": account_selectors.player_stats(user),
-            }
-        )
-
-
-class InboxView(GenericAPIView):
-    throttle_scope = "reads"
-    pagination_class = InboxCursor
-    serializer_class = InboxEntrySerializer
-
-    @extend_schema(
-        operation_id="me_matches_list",
-        parameters=[CURSOR, PAGE_SIZE],
-        responses={
-            200: InboxEntrySerializer(many=True),
-            **docs.errors(
-                (400, "Bad `page_size` (`invalid`)."),
-                (404, "A `cursor` that did not come from a `next` link (`not_found`)."),
-                base=docs.AUTH_ERRORS,
-            ),
-        },
-        summary="Your matches: your turn first, then by deadline",
-    )
-    def get(self, request: Request) -> Response:
-        page = self.paginate_queryset(game_selectors.inbox_for(request.user))
-        assert page is not None
-        return self.get_paginated_response(
-            [game_selectors.match_summary(m, request.user) for m in page]
-        )

@@ -29,7 +29,7 @@ from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
-from baloot_site.errors import ServiceError
+from core.errors import InvalidField
 
 MAX_PAGE_SIZE = 100
 PAGE_SIZE_SCHEMA = {
@@ -46,12 +46,8 @@ CURSOR = OpenApiParameter(
 )
 
 
-def _invalid(name: str, detail: str) -> ServiceError:
-    return ServiceError(
-        f"{name}: {detail}",
-        code="invalid",
-        errors=[{"field": name, "code": "invalid", "detail": detail}],
-    )
+def _invalid(name: str, detail: str) -> InvalidField:
+    return InvalidField(name, detail)
 
 
 def page_size_from(request: Request, default: int = MAX_PAGE_SIZE) -> int:

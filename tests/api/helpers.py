@@ -8,9 +8,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from games import engine, services
+from games import engine
 from games.engine.cards import card_str, cards_of
 from games.models import IdempotencyRecord, Match, Move, Round, Seat
+from games.services import state as services  # where the deal is made
 from tests.conftest import Player
 from tests.engine.helpers import deck_for
 

@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import engine, services
+from games import engine
 from games.engine.cards import card_str, cards_of
 from games.models import Match
+from games.services import state as services  # where the deal is made
 from tests.api.helpers import (
     API,
     CARD_TOKEN,

@@ -66,10 +66,14 @@ def moderators_group() -> Group:
     if group is not None:
         return group
     migration = importlib.import_module("games.migrations.0004_moderators_group")
+    # Report and ModerationAction have moved to the moderation app since 0004 was written.
+    moved = importlib.import_module("moderation.migrations.0001_initial").MOVED
     group = Group.objects.create(name="moderators")
     group.permissions.set(
         Permission.objects.get(
-            content_type__app_label=app, content_type__model=model, codename=codename
+            content_type__app_label="moderation" if model in moved else app,
+            content_type__model=model,
+            codename=codename,
         )
         for app, model, codename in migration.MODERATOR_PERMISSIONS
     )

@@ -12,8 +12,10 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from accounts.models import Sanction
-from games import moderation, records
-from games.models import Match, ModerationAction, Move, Report, Round, RoundStatus, Seat
+from games import records
+from games.models import Match, Move, Round, RoundStatus, Seat
+from moderation import services as moderation
+from moderation.models import ModerationAction, Report
 from tests.moderation.conftest import API, view_of
 
 MODERATOR_PERMISSIONS = {
@@ -26,9 +28,9 @@ MODERATOR_PERMISSIONS = {
     "games.view_seat",
     "games.view_round",
     "games.view_move",
-    "games.view_report",
-    "games.change_report",
-    "games.view_moderationaction",
+    "moderation.view_report",
+    "moderation.change_report",
+    "moderation.view_moderationaction",
 }
 
 SINCE, UNTIL = "2000-01-01+00:00:00%2B00:00", "2999-01-01+00:00:00%2B00:00"
@@ -52,8 +54,13 @@ CHANGELISTS = {
     "games/seat": ["away__exact=1", "bot__exact=easy", "q=1"],
     "games/round": ["status__exact=complete", f"started_at__gte={SINCE}"],
     "games/move": ["actor__exact=human", f"created_at__gte={SINCE}", "q=1"],
-    "games/report": ["status=open", "status=dismissed", "status=all", "reason__exact=cheating"],
-    "games/moderationaction": [
+    "moderation/report": [
+        "status=open",
+        "status=dismissed",
+        "status=all",
+        "reason__exact=cheating",
+    ],
+    "moderation/moderationaction": [
         "kind__exact=match_abort",
         f"created_at__gte={SINCE}",
         "q=x",
@@ -78,8 +85,8 @@ def world(played: Any, moderator: Any) -> dict[str, Any]:
         "games/seat": Seat.objects.filter(match=match).first().pk,
         "games/round": Round.objects.filter(match=match).first().pk,
         "games/move": Move.objects.filter(match=match).first().pk,
-        "games/report": report.pk,
-        "games/moderationaction": ModerationAction.objects.first().pk,
+        "moderation/report": report.pk,
+        "moderation/moderationaction": ModerationAction.objects.first().pk,
         "match": match,
         "players": players,
     }
@@ -137,7 +144,7 @@ def test_staff_without_the_group_get_an_empty_index_and_no_actions(
     assert match.status == "active" and not ModerationAction.objects.filter(match=match).exists()
 
 
-@pytest.mark.parametrize("url", ["/admin/", "/admin/games/match/", "/admin/games/report/"])
+@pytest.mark.parametrize("url", ["/admin/", "/admin/games/match/", "/admin/moderation/report/"])
 def test_players_never_reach_the_admin(world: dict[str, Any], player_client: Any, url: str) -> None:
     response = player_client.get(url)
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
@@ -306,17 +313,17 @@ def test_the_log_cannot_be_edited_or_deleted_from_the_admin(
 ) -> None:
     entry = ModerationAction.objects.first()
     for client in (mod_client, admin_client):  # not even a superuser
-        assert client.get(f"/admin/games/moderationaction/{entry.pk}/delete/").status_code in (
+        assert client.get(f"/admin/moderation/moderationaction/{entry.pk}/delete/").status_code in (
             302,
             403,
         )
-        client.post(f"/admin/games/moderationaction/{entry.pk}/change/", {"reason": "edited"})
+        client.post(f"/admin/moderation/moderationaction/{entry.pk}/change/", {"reason": "edited"})
         response = client.post(
-            "/admin/games/moderationaction/",
+            "/admin/moderation/moderationaction/",
             {"action": "delete_selected", "_selected_action": [str(entry.pk)], "post": "yes"},
         )
         assert response.status_code in (200, 302)
-        assert client.get("/admin/games/moderationaction/add/").status_code == 403
+        assert client.get("/admin/moderation/moderationaction/add/").status_code == 403
     entry.refresh_from_db()
     assert entry.reason == "x"
 

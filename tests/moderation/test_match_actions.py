@@ -1,4 +1,4 @@
-"""Match actions: each goes through games.moderation (same lock and version bump as moves),
+"""Match actions: each goes through moderation.services (same lock and version bump as moves),
 changes the match exactly as the service does, writes one log row, and players see it."""
 
 from __future__ import annotations
@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from baloot_site.errors import ServiceError
-from games import moderation, services
-from games.models import Match, ModerationAction, ModerationKind
+from core.errors import DomainError
+from games import services
+from games.models import Match
+from moderation import services as moderation
+from moderation.models import ModerationAction, ModerationKind
 from tests.moderation.conftest import assert_problem, view_of
 
 
@@ -68,12 +70,12 @@ def test_adjudicate_awards_the_match_like_match_finish(table: Any, moderator: An
 
 def test_adjudicate_refuses_a_bad_team_and_an_ended_match(table: Any, moderator: Any) -> None:
     match, _ = _active(table)
-    with pytest.raises(ServiceError):
+    with pytest.raises(DomainError):
         moderation.match_adjudicate(
             moderator=moderator.user, match_id=match.pk, winner_team=2, reason="x"
         )
     moderation.match_abort(moderator=moderator.user, match_id=match.pk, reason="x")
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(DomainError) as refused:
         moderation.match_adjudicate(
             moderator=moderator.user, match_id=match.pk, winner_team=0, reason="x"
         )
@@ -142,7 +144,7 @@ def test_extend_deadline_after_it_passed_counts_from_now(table: Any, moderator: 
 
 def test_every_action_needs_a_reason(table: Any, moderator: Any) -> None:
     match, _ = _active(table)
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(DomainError) as refused:
         moderation.match_abort(moderator=moderator.user, match_id=match.pk, reason="  ")
     assert refused.value.code == "invalid"
     match.refresh_from_db()

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from rest_framework.throttling import ScopedRateThrottle
 
-from accounts.selectors import player_stats
-from games.models import ModerationAction, Report
+from moderation.models import ModerationAction, Report
+from moderation.selectors import player_stats
 from tests.conftest import create_match
 from tests.moderation.conftest import API, assert_problem
 
@@ -71,7 +71,7 @@ def test_a_duplicate_open_report_is_refused(table: Any, moderator: Any) -> None:
     assert _report(players[2], view["id"]).status_code == 201
     assert _report(players[0], view["id"], seat=2).status_code == 201
     # Once the first is resolved, a new one is accepted.
-    from games import moderation
+    from moderation import services as moderation
 
     first = Report.objects.filter(reporter=players[0].user, seat=1).get()
     moderation.report_dismiss(moderator=moderator.user, report_id=first.pk, reason="no evidence")
@@ -101,22 +101,22 @@ def test_open_reports_appear_in_the_admin_queue(
     view, players = table()
     _report(players[0], view["id"], seat=1, comment="queue-me-please")
     _report(players[2], view["id"], seat=3, comment="already-handled")
-    from games import moderation
+    from moderation import services as moderation
 
     handled = Report.objects.get(comment="already-handled")
     moderation.report_dismiss(moderator=moderator.user, report_id=handled.pk, reason="fine")
-    page = mod_client.get("/admin/games/report/")
+    page = mod_client.get("/admin/moderation/report/")
     assert page.status_code == 200
     html = page.content.decode()
     assert "queue-me-please" in html and "already-handled" not in html
     assert f"/admin/games/match/{view['id']}/change/" in html  # the linked match
-    every = mod_client.get("/admin/games/report/?status=all").content.decode()
+    every = mod_client.get("/admin/moderation/report/?status=all").content.decode()
     assert "already-handled" in every
 
 
 def _act(client: Any, action: str, ids: list[int], **form: Any) -> Any:
     data = {"action": action, "_selected_action": [str(i) for i in ids]}
-    return client.post("/admin/games/report/", {**data, **form})
+    return client.post("/admin/moderation/report/", {**data, **form})
 
 
 def test_queue_actions_dismiss_warn_and_sanction(

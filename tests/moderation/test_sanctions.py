@@ -11,9 +11,11 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Sanction
-from baloot_site.errors import ServiceError
-from games import moderation, services
-from games.models import Match, ModerationAction, ModerationKind
+from core.errors import DomainError
+from games import services
+from games.models import Match
+from moderation import services as moderation
+from moderation.models import ModerationAction, ModerationKind
 from tests.conftest import create_match
 from tests.moderation.conftest import API, assert_problem, view_of
 
@@ -75,10 +77,10 @@ def test_a_suspension_blocks_create_and_join_and_ends_by_itself(
         "account_suspended",
     )
     # The services refuse too (a session login, or any other caller).
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.match_create(creator=suspended.user)
     assert (refused.value.code, refused.value.status_code) == ("account_suspended", 403)
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(DomainError) as refused:
         services.match_join(match_id=created["id"], user=suspended.user)
     assert refused.value.code == "account_suspended"
     # Time passes: the suspension is over with no job run, and the same token works again.
@@ -101,7 +103,7 @@ def test_lifting_restores_access_but_not_the_seat(table: Any, moderator: Any) ->
     assert response.status_code == 200 and response.json()["seats"][2]["away"] is False
     kinds = list(ModerationAction.objects.values_list("kind", flat=True))
     assert sorted(kinds) == [ModerationKind.SANCTION_APPLY, ModerationKind.SANCTION_LIFT]
-    with pytest.raises(ServiceError):
+    with pytest.raises(DomainError):
         moderation.sanction_lift(moderator=moderator.user, sanction_id=sanction.pk, reason="x")
 
 
@@ -116,11 +118,11 @@ def test_a_warning_changes_nothing_but_the_record(table: Any, moderator: Any) ->
 
 def test_a_suspension_needs_an_end_in_the_future(make_player: Any, moderator: Any) -> None:
     target = make_player()
-    with pytest.raises(ServiceError):
+    with pytest.raises(DomainError):
         moderation.sanction_apply(
             moderator=moderator.user, user_id=target.id, kind="suspend", reason="x"
         )
-    with pytest.raises(ServiceError):
+    with pytest.raises(DomainError):
         moderation.sanction_apply(
             moderator=moderator.user,
             user_id=target.id,

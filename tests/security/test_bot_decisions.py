@@ -14,9 +14,10 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import services, turns
+from games import services
 from games.engine import bots
 from games.models import Match, Move
+from games.services import turns
 from tests.conftest import create_match
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,7 +15,7 @@ from django.test import RequestFactory
 from rest_framework.test import APIClient
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
-from baloot_site.client_ip import client_ip
+from core.client_ip import client_ip
 from tests.api.helpers import assert_problem
 from tests.conftest import Player
 from tests.security.auth_helpers import assert_retry_after, login, register, set_rates
@@ -76,7 +76,7 @@ def test_the_default_trusts_no_proxy() -> None:
 
     assert settings.BALOOT_TRUSTED_PROXIES == 0
     assert settings.REST_FRAMEWORK["NUM_PROXIES"] == 0
-    assert settings.AXES_CLIENT_IP_CALLABLE == "baloot_site.client_ip.client_ip"
+    assert settings.AXES_CLIENT_IP_CALLABLE == "core.client_ip.client_ip"
 
 
 # --- Rate limits ------------------------------------------------------------------------------

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.models import Match, MatchStatus, Seat
+from games.services import state as services  # where the first dealer is drawn
 from tests.api.helpers import API, match_url
 from tests.conftest import Player, create_match
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import AuthToken, SanctionKind
-from games import moderation
+from moderation import services as moderation
 from tests.api.helpers import assert_problem
 from tests.conftest import Player
 from tests.security.auth_helpers import login

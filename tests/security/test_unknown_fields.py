@@ -11,7 +11,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.models import AuthToken, User
-from games.models import Match, Report
+from games.models import Match
+from moderation.models import Report
 from tests.api.helpers import API, assert_problem, match_url, to_act
 from tests.conftest import Player, create_match
 

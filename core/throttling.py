@@ -13,7 +13,7 @@ from typing import Any
 from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle
 
-from baloot_site.client_ip import client_ip
+from core.client_ip import client_ip
 
 log = logging.getLogger(__name__)
 

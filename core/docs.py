@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse
 
-from baloot_site.errors import PROBLEM_CONTENT_TYPE
-from games.api.serializers import ProblemSerializer
+from core.problems import PROBLEM_CONTENT_TYPE
+from core.serializers import ProblemSerializer
 
 ErrorResponses = dict[tuple[int, str], OpenApiResponse]
 
@@ -30,7 +30,7 @@ AUTH_ERRORS: ErrorResponses = {
     problem_key(429): problem("Too many requests (`throttled`); see `Retry-After`."),
     problem_key(503): problem("The database is unavailable (`service_unavailable`); retry."),
 }
-# The 400 of an operation that takes no body (games.api.parsing.refuse_body).
+# The 400 of an operation that takes no body (core.parsing.refuse_body).
 NO_BODY = "A body with fields; this operation takes none (`invalid`, `unknown_field`)."
 MATCH_ERRORS: ErrorResponses = {
     **AUTH_ERRORS,

@@ -1,7 +1,7 @@
 """Request-body parsing shared by every view: a JSON object, validated by a serializer.
 
 One rule for every write body: only the fields the operation names. The request serializers
-refuse any other key (``games.api.serializers.StrictRequestSerializer``), and the operations
+refuse any other key (``core.serializers.StrictRequestSerializer``), and the operations
 that take no body refuse one that carries fields (``refuse_body``).
 """
 
@@ -10,16 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from baloot_site.errors import ServiceError
-from games.api.serializers import StrictRequestSerializer
+from core.errors import InvalidInput
+from core.serializers import StrictRequestSerializer
 
 
 def validated_body(serializer_class: type[StrictRequestSerializer], data: Any) -> dict[str, Any]:
     """The validated fields of ``data``; a 400 problem (with ``errors``) otherwise."""
     if not isinstance(data, dict):
-        raise ServiceError(
+        raise InvalidInput(
             "The body must be a JSON object.",
-            code="invalid",
             errors=[{"field": "body", "code": "invalid", "detail": "Expected a JSON object."}],
         )
     serializer = serializer_class(data=data)
@@ -38,4 +37,4 @@ def refuse_body(data: Any) -> None:
         ]
     else:
         errors = [{"field": "body", "code": "invalid", "detail": "This operation takes no body."}]
-    raise ServiceError("This operation takes no body.", code="invalid", errors=errors)
+    raise InvalidInput("This operation takes no body.", errors=errors)

@@ -1,0 +1,35 @@
+"""The accounts domain's refusals: one class per error, its code and status on the class."""
+
+from __future__ import annotations
+
+from accounts.models import Sanction, SanctionKind
+from core.errors import DomainError
+
+
+class WrongCredentials(DomainError):
+    code = "authentication_failed"
+    status = 401
+    default_detail = "Wrong username or password."
+
+
+class AccountSuspended(DomainError):
+    """A suspended player may not create, join or play until the suspension ends."""
+
+    code = "account_suspended"
+    status = 403
+    default_detail = "This account is suspended."
+
+
+class AccountBanned(DomainError):
+    code = "account_banned"
+    status = 403
+    default_detail = "This account is banned."
+
+
+def standing_refusal(sanction: Sanction) -> AccountBanned | AccountSuspended:
+    """The refusal for an account under ``sanction``: the same words at login, on every token
+    and in every service that needs a player in good standing."""
+    if sanction.kind == SanctionKind.BAN:
+        return AccountBanned()
+    until = sanction.ends_at.isoformat() if sanction.ends_at else ""
+    return AccountSuspended(f"This account is suspended until {until}.")

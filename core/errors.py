@@ -1,0 +1,68 @@
+"""The base of every domain refusal.
+
+One class per refusal, each carrying its stable ``code`` and HTTP ``status`` as class
+attributes, so a raise site names what went wrong (``raise SeatTaken()``) instead of spelling
+codes and statuses as strings. The one exception handler (``baloot_site.errors``) renders any
+``DomainError`` as a problem; the published code list is collected from the subclasses.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class DomainError(Exception):
+    """A refusal by a service, selector or view. Extra keyword arguments (``errors``,
+    ``current_version``) are added to the problem body as they are."""
+
+    code: ClassVar[str] = "invalid"
+    status: ClassVar[int] = 400
+    default_detail: ClassVar[str] = "The request is not valid."
+
+    def __init__(self, detail: str | None = None, **extra: Any) -> None:
+        self.detail = detail or self.default_detail
+        super().__init__(self.detail)
+        self.extra = extra
+
+    @property
+    def status_code(self) -> int:  # the name DRF's exceptions use
+        return self.status
+
+
+class InvalidInput(DomainError):
+    """A request whose fields are wrong; ``errors`` names them when it can."""
+
+
+class InvalidField(InvalidInput):
+    """One named field (a body field or a query parameter) is wrong."""
+
+    def __init__(self, field: str, detail: str, *, message: str | None = None) -> None:
+        super().__init__(
+            message or f"{field}: {detail}",
+            errors=[{"field": field, "code": "invalid", "detail": detail}],
+        )
+
+
+class NotFound(DomainError):
+    """Something that does not exist, or that the caller may not know of."""
+
+    code = "not_found"
+    status = 404
+    default_detail = "No such resource."
+
+
+class Conflict(DomainError):
+    """A well-formed request the current state of a resource refuses."""
+
+    status = 409
+
+
+def domain_error_classes() -> list[type[DomainError]]:
+    """Every subclass of DomainError imported so far (the caller imports the apps' errors)."""
+    found: list[type[DomainError]] = []
+    pending = [DomainError]
+    while pending:
+        cls = pending.pop()
+        found.append(cls)
+        pending.extend(cls.__subclasses__())
+    return found

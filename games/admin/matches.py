@@ -1,0 +1,103 @@
+"""The match pages: the list, and a match's page with seats, score sheet, the move log with
+the full deal, and record downloads. Read-only: a match changes only through the services
+(moderation adds its actions on top, in ``moderation.admin.matches``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import path
+
+from core.admin import ReadOnlyAdmin, ReadOnlyInline
+from games import records
+from games.admin.filters import AbandonedFilter, PlayerFilter
+from games.admin.pages import match_page
+from games.models import Match, Round, RoundStatus, Seat
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("index", "user", "bot", "away", "timeouts_in_row", "joined_at")
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    change_form_template = "admin/games/match/change_form.html"
+    list_display = (
+        "id",
+        "status",
+        "players",
+        "scores_text",
+        "winner_team",
+        "end_reason",
+        "version",
+        "created_at",
+    )
+    list_filter = (
+        "status",
+        "end_reason",
+        ("created_at", admin.DateFieldListFilter),
+        PlayerFilter,
+        AbandonedFilter,
+        "visibility",
+    )
+    search_fields = ("=id", "seats__user__username", "seats__user__display_name")
+    date_hierarchy = "created_at"
+    exclude = ("snapshot",)
+    inlines = [SeatInline]
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).prefetch_related("seats__user")
+
+    @admin.display(description="players")
+    def players(self, match: Match) -> str:
+        return ", ".join(
+            f"{s.index}:{s.user.username if s.user else (s.bot + ' bot' if s.bot else '-')}"
+            for s in match.seats.all()
+        )
+
+    @admin.display(description="scores")
+    def scores_text(self, match: Match) -> str:
+        return f"{match.score_team0} - {match.score_team1}"
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path(
+                "<int:object_id>/rounds/<int:number>/record/",
+                wrap(self.round_record_view),
+                name="games_match_round_record",
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        match = self.get_object(request, object_id)
+        extra = dict(extra_context or {})
+        if match is not None and self.has_view_permission(request, match):
+            extra.update(match_page(match))
+        return super().change_view(request, object_id, form_url, extra)
+
+    def round_record_view(self, request: HttpRequest, object_id: int, number: int) -> HttpResponse:
+        match = get_object_or_404(Match, pk=object_id)
+        if not self.has_view_permission(request, match):
+            raise PermissionDenied
+        rnd = get_object_or_404(Round, match=match, number=number)
+        if rnd.status == RoundStatus.IN_PROGRESS:
+            return HttpResponse("That round is still being played.", status=409)
+        body = json.dumps(records.round_record(match, rnd), indent=2)
+        response = HttpResponse(body, content_type="application/json")
+        filename = f"match-{match.pk}-round-{rnd.number}.json"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response

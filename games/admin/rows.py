@@ -1,0 +1,52 @@
+"""Seats, rounds and moves: read-only lists, each row linked to its match."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from core.admin import ReadOnlyAdmin
+from games.admin.links import match_link
+from games.models import Move, Round, Seat
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ("id", "match_link", "index", "user", "bot", "away", "timeouts_in_row")
+    list_filter = ("away", "bot")
+    search_fields = ("=match__id", "user__username", "user__display_name")
+    list_select_related = ("user",)
+
+    @admin.display(description="match", ordering="match")
+    def match_link(self, seat: Seat) -> str:
+        return match_link(seat.match_id)
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ("id", "match_link", "number", "dealer", "status", "started_at", "ended_at")
+    list_filter = ("status", ("started_at", admin.DateFieldListFilter))
+    search_fields = ("=match__id",)
+
+    @admin.display(description="match", ordering="match")
+    def match_link(self, rnd: Round) -> str:
+        return match_link(rnd.match_id)
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id",
+        "match_link",
+        "seq",
+        "version",
+        "round_number",
+        "seat",
+        "actor",
+        "payload",
+    )
+    list_filter = ("actor", ("created_at", admin.DateFieldListFilter))
+    search_fields = ("=match__id",)
+
+    @admin.display(description="match", ordering="match")
+    def match_link(self, move: Move) -> str:
+        return match_link(move.match_id)

@@ -1,0 +1,58 @@
+"""Helpers every match endpoint shares: the path's match id, query integers, ETags."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core.errors import InvalidInput
+from games import selectors
+from games.errors import MatchNotFound
+from games.models import Match, Seat
+
+MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
+
+
+def view_response(match: Match, seat: Seat | None, status_code: int = 200) -> Response:
+    body = selectors.match_view(match, seat)
+    return Response(body, status=status_code, headers={"ETag": etag(match, seat)})
+
+
+def etag(match: Match, seat: Seat | None) -> str:
+    return selectors.etag_for(match.pk, match.version, seat.index if seat else None)
+
+
+def match_pk(value: str) -> int:
+    """The path's match id; anything that is not one is the same 404 as a missing match."""
+    try:
+        pk = int(value)
+    except (TypeError, ValueError):
+        raise MatchNotFound() from None
+    if pk <= 0 or pk > 2**62:
+        raise MatchNotFound()
+    return pk
+
+
+def int_param(request: Request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InvalidInput(
+            f"{name} must be an integer.",
+            errors=[{"field": name, "code": "invalid", "detail": "Expected an integer."}],
+        ) from None
+    if value < 0 or value > 2**62:
+        raise InvalidInput(
+            f"{name} is out of range.",
+            errors=[{"field": name, "code": "invalid", "detail": "Out of range."}],
+        )
+    return value
+
+
+def if_none_match(request: Request) -> set[str]:
+    header = request.headers.get("If-None-Match", "")
+    return {tag.strip() for tag in header.split(",") if tag.strip()}

@@ -1,0 +1,63 @@
+"""The caller's own pages: their profile with statistics, and their inbox of matches.
+
+They live with the games, not the accounts, because both are about the caller's matches;
+the accounts app knows nothing of games.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import selectors as account_selectors
+from core import docs
+from games import selectors
+from games.api.pagination import CURSOR, PAGE_SIZE, InboxCursor
+from games.api.serializers import InboxEntrySerializer, MeSerializer
+from games.selectors.stats import player_stats
+
+
+class MeView(APIView):
+    throttle_scope = "reads"
+
+    @extend_schema(
+        operation_id="me_retrieve",
+        responses={200: MeSerializer, **docs.AUTH_ERRORS},
+        summary="Your profile and statistics",
+    )
+    def get(self, request: Request) -> Response:
+        user = request.user
+        return Response(
+            {
+                **account_selectors.user_json(user),
+                "date_joined": user.date_joined,
+                "stats": player_stats(user),
+            }
+        )
+
+
+class InboxView(GenericAPIView):
+    throttle_scope = "reads"
+    pagination_class = InboxCursor
+    serializer_class = InboxEntrySerializer
+
+    @extend_schema(
+        operation_id="me_matches_list",
+        parameters=[CURSOR, PAGE_SIZE],
+        responses={
+            200: InboxEntrySerializer(many=True),
+            **docs.errors(
+                (400, "Bad `page_size` (`invalid`)."),
+                (404, "A `cursor` that did not come from a `next` link (`not_found`)."),
+                base=docs.AUTH_ERRORS,
+            ),
+        },
+        summary="Your matches: your turn first, then by deadline",
+    )
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(selectors.inbox_for(request.user))
+        assert page is not None
+        return self.get_paginated_response([selectors.match_summary(m, request.user) for m in page])

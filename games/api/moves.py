@@ -1,0 +1,127 @@
+"""A match's moves: make one (with idempotent retries), and read the public log."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core import docs
+from core.errors import InvalidInput
+from core.parsing import validated_body
+from games import engine, selectors, services
+from games.api import idempotency
+from games.api import serializers as s
+from games.api.common import MATCH_ID, int_param, match_pk
+from games.api.pagination import PAGE_SIZE, page_size_from
+
+
+class MovesResource(viewsets.GenericViewSet):
+    """``/matches/{id}/moves`` (composed into ``MatchViewSet``)."""
+
+    # --- moves -------------------------------------------------------------------------------
+
+    @extend_schema(
+        methods=["POST"],
+        operation_id="matches_moves_create",
+        parameters=[
+            MATCH_ID,
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="Retry-safe key: the same key and body return the first answer.",
+            ),
+        ],
+        request=s.MoveRequestSerializer,
+        responses={
+            201: s.MatchViewSerializer,
+            **docs.errors(
+                (400, "Not a valid move body (`invalid`, `malformed`)."),
+                (403, "Not seated in this match (`not_a_player`)."),
+                (409, "`stale_version` (with `current_version`) or `match_not_active`."),
+                (
+                    422,
+                    "Refused by the rules (`not_your_turn`, `illegal_call`, `card_not_held`, "
+                    "`locked_trump_lead`, `must_follow_suit`, `invalid_project`) or "
+                    "`idempotency_key_reused`.",
+                ),
+            ),
+        },
+        summary="Make a move",
+    )
+    @extend_schema(
+        methods=["GET"],
+        operation_id="matches_moves_list",
+        parameters=[
+            MATCH_ID,
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0, "maximum": 2**62},
+                description="Only moves after this match version.",
+            ),
+            PAGE_SIZE,
+        ],
+        responses={
+            200: s.MoveLogSerializer,
+            **docs.errors((400, "Bad `after` or `page_size` (`invalid`).")),
+        },
+        summary="The public move log after a version",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def moves(self, request: Request, pk: str) -> Response:
+        if request.method == "GET":
+            return self._move_log(request, match_pk(pk))
+        # Validated for shape here; the engine parses the move itself from the same fields.
+        expected = validated_body(s.MoveRequestSerializer, request.data).get("expected_version")
+        payload = {k: v for k, v in request.data.items() if k != "expected_version"}
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > 200:
+            raise InvalidInput("Idempotency-Key is at most 200 characters.")
+
+        fingerprint = idempotency.request_fingerprint({**payload, "expected_version": expected})
+        # One transaction and one lock around the replay check, the move, the rendering and
+        # the stored answer: a retry racing this one waits here and then replays our answer.
+        with transaction.atomic():
+            match, seat = services.match_lock_seated(match_id=match_pk(pk), user=request.user)
+            stored = None
+            if key:
+                stored = idempotency.stored_answer(
+                    user=request.user, match=match, key=key, fingerprint=fingerprint
+                )
+            if stored is not None:
+                body, status_code = stored.body, stored.status_code
+            else:
+                move = engine.move_from_dict(payload)  # MalformedMove -> 400
+                services.move_make(match=match, seat=seat, move=move, expected_version=expected)
+                body, status_code = selectors.match_view(match, seat), status.HTTP_201_CREATED
+                if key:
+                    idempotency.answer_store(
+                        user=request.user,
+                        match=match,
+                        key=key,
+                        fingerprint=fingerprint,
+                        status=status_code,
+                        body=body,
+                    )
+        headers = {"ETag": selectors.etag_for(body["id"], body["version"], body.get("my_seat"))}
+        if stored is not None:
+            headers["Idempotent-Replayed"] = "true"
+        return Response(body, status=status_code, headers=headers)
+
+    def _move_log(self, request: Request, match_id: int) -> Response:
+        match, seat = selectors.match_for_viewer(match_id, request.user)
+        after = int_param(request, "after", 0)
+        size = page_size_from(request)
+        # One entry more than the page tells whether there is a next page.
+        entries = selectors.move_log(match, seat, after, limit=size + 1)
+        page, more = entries[:size], len(entries) > size
+        next_url = None
+        if more:
+            next_url = request.build_absolute_uri(
+                f"{request.path}?after={page[-1]['version']}&page_size={size}"
+            )
+        return Response({"results": page, "next": next_url, "version": match.version})

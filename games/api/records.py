@@ -1,0 +1,71 @@
+"""What a match leaves behind: the score sheet, and records of rounds and of the match."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core import docs
+from games import records, selectors
+from games.api import serializers as s
+from games.api.common import MATCH_ID, match_pk
+from games.errors import MatchNotFinished, RoundNotFinished, RoundNotFound
+from games.models import MatchStatus, Round, RoundStatus
+
+
+class RecordsResource(viewsets.GenericViewSet):
+    """``/matches/{id}/rounds`` and the records (composed into ``MatchViewSet``)."""
+
+    @extend_schema(
+        operation_id="matches_rounds_list",
+        parameters=[MATCH_ID],
+        responses={200: s.ScoreSheetSerializer, **docs.MATCH_ERRORS},
+        summary="The score sheet: one row per finished round",
+    )
+    @action(detail=True, methods=["get"])
+    def rounds(self, request: Request, pk: str) -> Response:
+        match, _ = selectors.match_for_viewer(match_pk(pk), request.user)
+        return Response(
+            {"results": selectors.score_sheet(match), "next": None, "scores": match.scores}
+        )
+
+    @extend_schema(
+        operation_id="matches_rounds_record_retrieve",
+        parameters=[
+            MATCH_ID,
+            OpenApiParameter("number", int, OpenApiParameter.PATH, description="Round number."),
+        ],
+        responses={
+            200: s.RecordSerializer,
+            **docs.errors((409, "The round is still being played (`round_not_finished`).")),
+        },
+        summary="A finished round as a baloot-record/1 record (deck and salt revealed)",
+    )
+    @action(detail=True, methods=["get"], url_path=r"rounds/(?P<number>[0-9]+)/record")
+    def round_record(self, request: Request, pk: str, number: str) -> Response:
+        match, _ = selectors.match_for_viewer(match_pk(pk), request.user)
+        rnd = Round.objects.filter(match=match, number=int(number)).first()
+        if rnd is None:
+            raise RoundNotFound()
+        if rnd.status == RoundStatus.IN_PROGRESS:
+            raise RoundNotFinished()
+        return Response(records.round_record(match, rnd))
+
+    @extend_schema(
+        operation_id="matches_record_retrieve",
+        parameters=[MATCH_ID],
+        responses={
+            200: s.RecordSerializer,
+            **docs.errors((409, "The match has not ended (`match_not_finished`).")),
+        },
+        summary="The whole match as a baloot-record/1 record, once it has ended",
+    )
+    @action(detail=True, methods=["get"])
+    def record(self, request: Request, pk: str) -> Response:
+        match, _ = selectors.match_for_viewer(match_pk(pk), request.user)
+        if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED):
+            raise MatchNotFinished()
+        return Response(records.match_record(match))

@@ -1,0 +1,103 @@
+"""What has happened: the move log, the score sheet and the records."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games import engine
+from games.api.schema_enums import CARDS, SUITS
+from games.api.serializers.match_view import (
+    ContractViewSerializer,
+    ProjectsResultSerializer,
+    ProjectViewSerializer,
+)
+from games.models import (
+    Actor,
+    EndReason,
+)
+
+
+class LoggedProjectSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    cards = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARDS),
+        allow_null=True,
+        help_text="null for other seats until trick 1 of that round is complete",
+    )
+
+
+class MoveLogEntrySerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    version = serializers.IntegerField()
+    round = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    actor = serializers.ChoiceField(choices=Actor.choices)
+    type = serializers.ChoiceField(choices=[t.value for t in engine.moves.MoveType])
+    call = serializers.CharField(required=False)
+    suit = serializers.ChoiceField(choices=SUITS, required=False)
+    card = serializers.ChoiceField(choices=CARDS, required=False)
+    projects = LoggedProjectSerializer(many=True, required=False)
+    created_at = serializers.DateTimeField()
+
+
+class MoveLogSerializer(serializers.Serializer):
+    results = MoveLogEntrySerializer(many=True)
+    next = serializers.URLField(allow_null=True)
+    version = serializers.IntegerField()
+
+
+class ScoreSheetRowSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["complete", "redeal"])
+    contract = ContractViewSerializer(allow_null=True)
+    abnat = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    card_points = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    projects = ProjectsResultSerializer(allow_null=True)
+    baloot = serializers.ListField(child=serializers.IntegerField())
+    kaboot = serializers.IntegerField(allow_null=True)
+    bidder_team = serializers.IntegerField(allow_null=True)
+    bidder_failed = serializers.BooleanField(allow_null=True)
+    points = serializers.ListField(child=serializers.IntegerField())
+    gahwa_winner = serializers.IntegerField(allow_null=True)
+    totals = serializers.ListField(child=serializers.IntegerField())
+
+
+class ScoreSheetSerializer(serializers.Serializer):
+    results = ScoreSheetRowSerializer(many=True)
+    next = serializers.URLField(allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+
+
+class RecordActionSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    type = serializers.CharField()
+    call = serializers.CharField(required=False)
+    suit = serializers.CharField(required=False)
+    card = serializers.CharField(required=False)
+    projects = ProjectViewSerializer(many=True, required=False)
+
+
+class RecordRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    deck = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
+    salt = serializers.CharField()
+    commitment = serializers.CharField()
+    actions = RecordActionSerializer(many=True)
+
+
+class RecordResultSerializer(serializers.Serializer):
+    winner_team = serializers.IntegerField(allow_null=True)
+    end_reason = serializers.ChoiceField(choices=EndReason.choices, allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+
+
+class RecordSerializer(serializers.Serializer):
+    format = serializers.CharField()
+    ruleset = serializers.CharField()
+    rules_version = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+    target = serializers.IntegerField()
+    rounds = RecordRoundSerializer(many=True)
+    result = RecordResultSerializer(required=False)

@@ -1,0 +1,27 @@
+"""The caller's own pages (``games.api.me``): profile with statistics, and the inbox."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from accounts.api.serializers import UserViewSerializer
+from games.api.serializers.match_view import MatchSummarySerializer
+
+
+class PlayerStatsSerializer(serializers.Serializer):
+    played = serializers.IntegerField(help_text="Matches started with you seated.")
+    finished = serializers.IntegerField()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    resigned = serializers.IntegerField()
+    abandoned = serializers.IntegerField(help_text="Matches where your seat went away.")
+    timeouts = serializers.IntegerField(help_text="Turns played for you when time ran out.")
+
+
+class MeSerializer(UserViewSerializer):
+    date_joined = serializers.DateTimeField()
+    stats = PlayerStatsSerializer()
+
+
+class InboxEntrySerializer(MatchSummarySerializer):
+    pass

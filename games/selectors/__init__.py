@@ -1,0 +1,30 @@
+"""Reads: what each caller may see of a match, their inbox, the score sheet, the move log.
+
+Selectors never write and never import the services or the tasks: reads sit below the one
+write path. The modules:
+
+- ``seats``: who sits where, who may see a match (a private one is 404 to outsiders)
+- ``views``: the per-seat view of a match, built from the engine's observation
+- ``lists``: the caller's matches, the lobby, the inbox and one summary row
+- ``logs``: the public move log and the score sheet
+- ``stats``: a player's record over their finished matches
+"""
+
+from games.selectors.lists import inbox_for, lobby, match_summary, matches_visible_to
+from games.selectors.logs import move_log, score_sheet
+from games.selectors.seats import etag_for, is_automatic, match_for_viewer, seat_json
+from games.selectors.views import match_view
+
+__all__ = [
+    "etag_for",
+    "inbox_for",
+    "is_automatic",
+    "lobby",
+    "match_for_viewer",
+    "match_summary",
+    "match_view",
+    "matches_visible_to",
+    "move_log",
+    "score_sheet",
+    "seat_json",
+]

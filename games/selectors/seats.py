@@ -1,0 +1,51 @@
+"""Seats: who sits where, who may see a match, and whose turns play themselves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.models import User
+from games.errors import MatchNotFound
+from games.models import Match, Seat, Visibility
+
+
+def is_automatic(seat: Seat) -> bool:
+    """Is this seat's turn played by a bot at once (a bot seat, or a human seat gone away)?"""
+    return bool(seat.bot) or seat.user_id is None or seat.away
+
+
+def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
+    """The match and the caller's seat; a private match is 404 to anyone not seated.
+
+    Staff included: they see everything in the admin only (api.md), so the API holds a staff
+    account to the same rule as any other player.
+    """
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise MatchNotFound()
+    mine = next((s for s in match.seat_list() if s.user_id == user.pk), None)
+    if mine is None and match.visibility == Visibility.PRIVATE:
+        raise MatchNotFound()
+    return match, mine
+
+
+def seat_json(seat: Seat) -> dict[str, Any]:
+    if seat.user_id is not None:
+        name: str | None = seat.user.display_name or seat.user.username
+    elif seat.bot:
+        name = f"{seat.bot.capitalize()} bot"
+    else:
+        name = None
+    return {
+        "seat": seat.index,
+        "display_name": name,
+        "team": seat.team,
+        "bot": seat.bot or None,
+        "away": seat.away,
+        "empty": seat.is_empty,
+    }
+
+
+def etag_for(match_id: int, version: int, seat_index: int | None) -> str:
+    """Identifies the match version as this caller sees it (api.md "ETag")."""
+    return f'W/"m{match_id}-v{version}-s{"x" if seat_index is None else seat_index}"'

@@ -1,0 +1,1 @@
+"""Reports, sanctions and the moderation log: what staff do to matches and accounts."""

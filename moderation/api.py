@@ -1,0 +1,86 @@
+"""``POST /matches/{id}/reports``: a player reports a seat of a match to the moderators.
+
+Served under the matches' path (same path and operation id as when games served it), by
+moderation's own view: games knows nothing of moderation.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core import docs
+from core.parsing import validated_body
+from core.serializers import StrictCharField, StrictRequestSerializer
+from games.api.common import MATCH_ID, match_pk
+from games.models import Match
+from moderation import services
+from moderation.models import ReportReason, ReportStatus
+
+
+class ReportRequestSerializer(StrictRequestSerializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3, help_text="The seat reported.")
+    reason = serializers.ChoiceField(
+        choices=ReportReason.choices,
+        help_text="cheating (or collusion), abusive_name, stalling (or leaving), other.",
+    )
+    comment = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+# --- Responses (documentation of the selectors' dicts) -------------------------------------
+
+
+class ReportViewSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    reason = serializers.ChoiceField(choices=ReportReason.choices)
+    comment = serializers.CharField(allow_blank=True)
+    status = serializers.ChoiceField(choices=ReportStatus.choices)
+    created_at = serializers.DateTimeField()
+
+
+class MatchReportsView(GenericAPIView):
+    """Matches: create, list, lobby, join/leave/resign, the per-seat view, moves and records."""
+
+    # The docstring above is the matches' own (the schema shows it on every operation under
+    # /matches), and the queryset makes the schema name the path parameter `id` as theirs.
+    queryset = Match.objects.none()
+    serializer_class = ReportRequestSerializer  # what OPTIONS describes
+    throttle_scope = "reports"
+
+    @extend_schema(
+        operation_id="matches_reports_create",
+        parameters=[MATCH_ID],
+        request=ReportRequestSerializer,
+        responses={
+            201: ReportViewSerializer,
+            **docs.errors(
+                (400, "Invalid body, or a seat with no other player in it (`invalid`)."),
+                (409, "You already have an open report on that player here (`duplicate_report`)."),
+            ),
+        },
+        summary="Report a seat of this match to the moderators",
+    )
+    def post(self, request: Request, pk: str) -> Response:
+        data = validated_body(ReportRequestSerializer, request.data)
+        report = services.report_create(
+            reporter=request.user,
+            match_id=match_pk(pk),
+            seat=data["seat"],
+            reason=data["reason"],
+            comment=data["comment"],
+        )
+        body = {
+            "id": report.pk,
+            "match": report.match_id,
+            "seat": report.seat,
+            "reason": report.reason,
+            "comment": report.comment,
+            "status": report.status,
+            "created_at": report.created_at,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -1,0 +1,43 @@
+"""Moderation's refusals: one class per error, its code and status on the class."""
+
+from __future__ import annotations
+
+from core.errors import Conflict, InvalidInput, NotFound
+
+
+class DuplicateReport(Conflict):
+    code = "duplicate_report"
+    default_detail = "You already have an open report on this player in this match."
+
+
+class ReportNotFound(NotFound):
+    default_detail = "No such report."
+
+
+class UserNotFound(NotFound):
+    default_detail = "No such user."
+
+
+class SanctionNotFound(NotFound):
+    default_detail = "No such sanction."
+
+
+class AlreadySettled(Conflict):
+    """A report already resolved, a sanction already lifted: nothing left to do. The code is
+    ``invalid`` (published since the first release), the status 409."""
+
+    code = "invalid"
+
+
+class MatchNotRunning(Conflict):
+    code = "match_not_active"
+    default_detail = "This match is not running."
+
+
+class NoHumanOnTheClock(Conflict):
+    code = "match_not_active"
+    default_detail = "No human player is on the clock."
+
+
+class UnknownChoice(InvalidInput):
+    """A sanction kind or bot level that does not exist (admin forms only offer real ones)."""

@@ -1,0 +1,141 @@
+"""Reports from players, and resolving them: dismiss, or uphold with a warning or a sanction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import Sanction, SanctionKind, User
+from core.errors import InvalidInput
+from games import services
+from games.errors import MatchNotFound
+from games.models import Seat, Visibility
+from moderation.errors import (
+    AlreadySettled,
+    DuplicateReport,
+    ReportNotFound,
+)
+from moderation.models import ModerationKind, Report, ReportReason, ReportStatus
+from moderation.services.log import action_log, require_reason, seat_field_error
+from moderation.services.sanctions import sanction_start
+
+
+@transaction.atomic
+def report_create(
+    *, reporter: User, match_id: int, seat: int, reason: str, comment: str = ""
+) -> Report:
+    """A player reports the human in ``seat`` of a match they may see.
+
+    The match row is locked so two identical reports racing serialise; the partial unique
+    constraint (one open report per reporter, reported player and match) is the last guard.
+    """
+    match = services.match_lock(match_id)
+    mine = Seat.objects.filter(match=match, user=reporter).first()
+    if mine is None and match.visibility == Visibility.PRIVATE:
+        raise MatchNotFound()  # a private match's existence is not revealed
+    if reason not in ReportReason.values:
+        raise InvalidInput(
+            f"Unknown reason {reason!r}.",
+            errors=[{"field": "reason", "code": "invalid_choice", "detail": "Unknown reason."}],
+        )
+    target = Seat.objects.filter(match=match, index=seat).select_related("user").first()
+    if target is None or target.user is None:
+        raise seat_field_error("That seat holds no player to report.")
+    if target.user_id == reporter.pk:
+        raise seat_field_error("You cannot report yourself.")
+    if Report.objects.filter(
+        match=match, reporter=reporter, reported=target.user, status=ReportStatus.OPEN
+    ).exists():
+        raise DuplicateReport()
+    try:
+        with transaction.atomic():
+            return Report.objects.create(
+                match=match,
+                seat=seat,
+                reporter=reporter,
+                reported=target.user,
+                reason=reason,
+                comment=comment,
+            )
+    except IntegrityError:  # pragma: no cover - the lock above makes this unreachable
+        raise DuplicateReport() from None
+
+
+def _open_report(report_id: int) -> Report:
+    report = Report.objects.select_for_update().filter(pk=report_id).first()
+    if report is None:
+        raise ReportNotFound()
+    if report.status != ReportStatus.OPEN:
+        raise AlreadySettled("That report is already resolved.")
+    return report
+
+
+def _resolve(report: Report, *, moderator: User, status: str, sanction: Sanction | None) -> None:
+    report.status = status
+    report.resolved_at = timezone.now()
+    report.resolved_by = moderator
+    report.sanction = sanction
+    report.save(update_fields=["status", "resolved_at", "resolved_by", "sanction"])
+
+
+@transaction.atomic
+def report_dismiss(*, moderator: User, report_id: int, reason: str) -> Report:
+    reason = require_reason(reason)
+    report = _open_report(report_id)
+    _resolve(report, moderator=moderator, status=ReportStatus.DISMISSED, sanction=None)
+    action_log(
+        moderator=moderator,
+        kind=ModerationKind.REPORT_DISMISS,
+        reason=reason,
+        match=report.match,
+        target_user=report.reported,
+        report=report,
+        changes={"status": [ReportStatus.OPEN, ReportStatus.DISMISSED]},
+    )
+    return report
+
+
+@transaction.atomic
+def report_uphold(
+    *,
+    moderator: User,
+    report_id: int,
+    kind: str,
+    reason: str,
+    ends_at: datetime | None = None,
+) -> Report:
+    """Uphold a report with a sanction (warn, suspend until ``ends_at``, or ban) on the
+    reported player; one log row records both."""
+    reason = require_reason(reason)
+    report = _open_report(report_id)
+    sanction, changes = sanction_start(
+        moderator=moderator, user=report.reported, kind=kind, reason=reason, ends_at=ends_at
+    )
+    _resolve(report, moderator=moderator, status=ReportStatus.UPHELD, sanction=sanction)
+    action_log(
+        moderator=moderator,
+        kind=ModerationKind.REPORT_UPHOLD,
+        reason=reason,
+        match=report.match,
+        target_user=report.reported,
+        report=report,
+        sanction=sanction,
+        changes={"status": [ReportStatus.OPEN, ReportStatus.UPHELD], **changes},
+    )
+    return report
+
+
+def report_warn(*, moderator: User, report_id: int, reason: str) -> Report:
+    return report_uphold(
+        moderator=moderator, report_id=report_id, kind=SanctionKind.WARN, reason=reason
+    )
+
+
+def report_sanction(
+    *, moderator: User, report_id: int, kind: str, reason: str, ends_at: datetime | None = None
+) -> Report:
+    return report_uphold(
+        moderator=moderator, report_id=report_id, kind=kind, reason=reason, ends_at=ends_at
+    )
