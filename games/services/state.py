@@ -14,7 +14,7 @@ from typing import Any
 from django.utils import timezone
 
 from games import engine
-from games.dealing import commitment, deck_names, new_salt, shuffled_deck
+from games.dealing import deck_names, new_salt, shuffled_deck
 from games.engine.codec import contract_to_dict
 from games.engine.record import result_to_dict
 from games.models import Match, MatchStatus, Round, RoundStatus
@@ -40,7 +40,7 @@ def round_deal(match: Match, state: engine.GameState) -> engine.GameState:
     names = deck_names(deck)
     salt = new_salt()
     number = state.round_no + 1
-    digest = commitment(salt, names)
+    digest = engine.deck_commitment(salt, names)
     Round.objects.create(
         match=match,
         number=number,
