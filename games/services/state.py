@@ -15,8 +15,7 @@ from django.utils import timezone
 
 from games import engine
 from games.dealing import deck_names, new_salt, shuffled_deck
-from games.engine.codec import contract_to_dict
-from games.engine.record import result_to_dict
+from games.engine.codec import contract_to_dict, result_to_dict
 from games.models import Match, MatchStatus, Round, RoundStatus
 from games.selectors.seats import is_automatic
 from games.services.scheduling import BOT_GRACE_SECONDS, FollowUp, schedule_on_commit
