@@ -114,3 +114,22 @@ def match_finish(
     match.to_act = None
     match.deadline = None
     version_bump(match)
+
+
+def snapshot_rewrite(match: Match, state: engine.GameState) -> None:
+    """Replace a locked match's snapshot by ``state``, rebuilt from its decks and move log
+    (``manage.py rebuild_snapshots``).
+
+    The log did not change, so neither did the match at this version: only its cache was
+    wrong, and the version stays, which keeps pending bot and deadline tasks valid. The one
+    exception is a wrong turn on an active match: the deadline and the follow-up were set for
+    the wrong seat, so the state is stored afresh (new deadline, version bumped, scheduled).
+    An ended match has no turn, even one that ended mid-round by resignation."""
+    wrong_turn = match.to_act
+    match.put_state(state)
+    if match.status == MatchStatus.ACTIVE and match.to_act != wrong_turn:
+        state_store(match, state)
+        return
+    if match.status != MatchStatus.ACTIVE:
+        match.to_act = None
+    match.save(update_fields=["snapshot", "score_team0", "score_team1", "to_act", "updated_at"])
