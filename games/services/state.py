@@ -125,9 +125,9 @@ def snapshot_rewrite(match: Match, state: engine.GameState) -> None:
     exception is a wrong turn on an active match: the deadline and the follow-up were set for
     the wrong seat, so the state is stored afresh (new deadline, version bumped, scheduled).
     An ended match has no turn, even one that ended mid-round by resignation."""
-    wrong_turn = match.to_act
+    row_turn = match.to_act
     match.put_state(state)
-    if match.status == MatchStatus.ACTIVE and match.to_act != wrong_turn:
+    if match.status == MatchStatus.ACTIVE and match.to_act != row_turn:
         state_store(match, state)
         return
     if match.status != MatchStatus.ACTIVE:
