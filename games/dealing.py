@@ -1,8 +1,11 @@
-"""Fair dealing (api.md): a deck from the OS CSPRNG and a public commitment to it."""
+"""Fair dealing (api.md): a deck from the OS CSPRNG, and its salt.
+
+The commitment to a deck is ``engine.deck_commitment``, the one definition the record format's
+replay checks too, so what the API publishes and what a record verifies cannot drift apart.
+"""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Sequence
 
@@ -20,11 +23,6 @@ def shuffled_deck() -> list[int]:
 
 def new_salt() -> str:
     return secrets.token_hex(16)  # 32 hex characters
-
-
-def commitment(salt: str, deck_names: Sequence[str]) -> str:
-    """Hex SHA-256 of ``salt + ":" + ",".join(deck)`` (deck in dealing order)."""
-    return hashlib.sha256(f"{salt}:{','.join(deck_names)}".encode()).hexdigest()
 
 
 def deck_names(deck: Sequence[engine.Card]) -> list[str]:

@@ -1,13 +1,12 @@
 """Matches, seats, rounds and the append-only move log.
 
 The move log plus each round's deck is the truth; ``Match.snapshot`` is a cache of the engine
-state (replaying the log reproduces it, and a test proves it). Models hold fields, constraints
-and ``__str__``; game logic lives in the engine and the services.
+state (``games.replay`` rebuilds it from them, ``manage.py rebuild_snapshots`` checks or
+repairs it, and tests prove the two agree). Models hold fields, constraints and ``__str__``;
+game logic lives in the engine and the services.
 """
 
 from __future__ import annotations
-
-import pickle
 
 from django.conf import settings
 from django.db import models
@@ -69,11 +68,15 @@ class Match(models.Model):
     first_dealer = models.PositiveSmallIntegerField(default=0)
     move_count = models.PositiveIntegerField(default=0)
     # Whose move it is and when the sweep must act: denormalised from the snapshot for the
-    # inbox and the deadline sweep, which must not unpickle every match. For a human turn
+    # inbox and the deadline sweep, which must not decode every snapshot. For a human turn
     # ``deadline`` is the player's clock; for a bot (or away) seat it is a short grace after
     # which the sweep re-enqueues a lost bot task. Clients see it only for human turns.
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The engine's versioned snapshot (``engine.state_to_snapshot``: compact UTF-8 JSON with
+    # its format and version). A binary column holds exactly the bytes the engine wrote on
+    # SQLite and PostgreSQL alike, and the pickles it held before (migration 0010) were
+    # rewritten in place with no change of column type; None until the match starts.
     snapshot = models.BinaryField(null=True, blank=True, editable=False)
     # The deck commitments of the current and the previous round ({"number": hex}), kept on
     # the row so rendering a match view needs no query on rounds.
@@ -121,16 +124,18 @@ class Match(models.Model):
         if self.snapshot is None:
             return None
         # The move path stores a state and renders it in the same request: keep the object
-        # rather than unpickling what we just pickled (checked against the stored bytes).
+        # rather than decoding what we just encoded (checked against the stored bytes).
         cached = self.__dict__.get("_state_cache")
         if cached is not None and cached[0] is self.snapshot:
             return cached[1]
-        state = pickle.loads(bytes(self.snapshot))
+        # Raises engine.SnapshotError for anything but a snapshot of a known version (a
+        # pickle included): ``rebuild_snapshots`` writes a good one from the log.
+        state = engine.state_from_snapshot(self.snapshot)
         self.__dict__["_state_cache"] = (self.snapshot, state)
         return state
 
     def put_state(self, state: engine.GameState) -> None:
-        self.snapshot = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        self.snapshot = engine.state_to_snapshot(state)
         self.__dict__["_state_cache"] = (self.snapshot, state)
         self.score_team0, self.score_team1 = state.scores
         self.to_act = engine.to_act(state)

@@ -1,12 +1,16 @@
 """Rebuild a match's engine state from the truth: each round's deck and the move log.
 
 The stored snapshot is only a cache of this (architecture.md "State is the replay of the
-log"); tests compare the two, and a moderator can rebuild a damaged snapshot from it.
+log"): ``manage.py rebuild_snapshots`` compares the two and rewrites a snapshot that differs,
+and tests prove they agree after real play. The replay is the engine's one replay,
+``engine.rebuild``; this module only reads the rows it needs.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from games import engine
 from games.engine.cards import parse_card
@@ -14,21 +18,50 @@ from games.models import Match, Move, Round
 
 
 def state_from_log(match: Match) -> engine.GameState | None:
-    rounds = list(Round.objects.filter(match=match).order_by("number"))
-    if not rounds:
-        return None
-    moves: dict[int, list[tuple[int, dict]]] = defaultdict(list)
-    for seat, number, payload in (
+    """The state ``match``'s decks and move log replay to; None before its first deal.
+
+    Raises ``engine.ReplayRefused`` (or ValueError for a bad deck) when the log does not
+    replay, which only a damaged log can cause: every logged move was accepted once."""
+    rounds = Round.objects.filter(match=match).order_by("number").values_list("number", "deck")
+    moves = (
         Move.objects.filter(match=match)
         .order_by("seq")
-        .values_list("seat", "round_number", "payload")
-    ):
-        moves[number].append((seat, payload))
-    state = engine.new_match(
-        engine.get_ruleset(match.ruleset), dealer=match.first_dealer, target=match.target
+        .values_list("round_number", "seat", "payload")
     )
-    for rnd in rounds:
-        state = engine.start_round(state, [parse_card(c) for c in rnd.deck])
-        for seat, payload in moves[rnd.number]:
-            state = engine.apply(state, seat, engine.move_from_dict(payload))
-    return state
+    return state_from_rows(
+        ruleset=match.ruleset,
+        dealer=match.first_dealer,
+        target=match.target,
+        rounds=list(rounds),
+        moves=moves,
+    )
+
+
+def state_from_rows(
+    *,
+    ruleset: str,
+    dealer: int,
+    target: int,
+    rounds: Sequence[tuple[int, Sequence[str]]],
+    moves: Iterable[tuple[int, int, dict[str, Any]]],
+) -> engine.GameState | None:
+    """``state_from_log`` over plain values: (number, deck names) per round in order and
+    (round number, seat, payload) per move in log order. The snapshot migration uses it with
+    its historical models, which the queries above cannot serve."""
+    if not rounds:
+        return None
+    by_round: dict[int, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
+    for number, seat, payload in moves:
+        by_round[number].append((seat, payload))
+    return engine.rebuild(
+        engine.get_ruleset(ruleset),
+        (([parse_card(c) for c in deck], _actions(by_round[number])) for number, deck in rounds),
+        dealer=dealer,
+        target=target,
+    )
+
+
+def _actions(logged: list[tuple[int, dict[str, Any]]]) -> Iterator[tuple[int, engine.Move]]:
+    # Parsed as replayed, so a damaged payload is reported at its own index in the round.
+    for seat, payload in logged:
+        yield seat, engine.move_from_dict(payload)

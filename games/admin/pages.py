@@ -6,6 +6,7 @@ one place hands and undealt stock are rendered, and it is never used by the API.
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import takewhile
 from typing import Any
 
 from games import engine, selectors
@@ -18,28 +19,29 @@ def _names(mask: int) -> list[str]:
 
 
 def round_deal(match: Match, rnd: Round, moves: list[Move]) -> dict[str, Any]:
-    """Replay one round with the engine from its deck: the five cards each seat was dealt
-    (R8), the cards each received after the bidding (R9), and the stock left undealt when
-    the round ended in a redeal or is still in its bidding."""
-    state = engine.new_match(
+    """Replay one round with the engine's one replay from its deck: the five cards each seat
+    was dealt (R8), the cards each received after the bidding (R9), and the stock left
+    undealt when the round ended in a redeal or is still in its bidding."""
+    before = engine.new_match(
         engine.get_ruleset(match.ruleset),
         dealer=rnd.dealer,
         scores=tuple(rnd.scores_before or (0, 0)),
         target=match.target,
     )
-    state = engine.start_round(state, [parse_card(c) for c in rnd.deck])
-    first = state.hands
+    deck = [parse_card(c) for c in rnd.deck]
+    first = engine.replay_round(before, deck, []).hands
+    # Only bids are legal in the bidding (declaring waits for trick 1, R30), so the bids that
+    # open the log are the whole bidding and the state after them holds the full hands.
+    bids = list(takewhile(lambda m: m.payload.get("type") == "bid", moves))
+    try:
+        state = engine.replay_round(
+            before, deck, ((m.seat, engine.move_from_dict(m.payload)) for m in bids)
+        )
+    except engine.ReplayRefused as refused:  # pragma: no cover - the log is the truth
+        state = refused.state  # show what replays
     full = None
-    for move in moves:
-        before = state
-        try:
-            state = engine.apply(state, move.seat, engine.move_from_dict(move.payload))
-        except engine.EngineError:  # pragma: no cover - the log is the truth; show what we can
-            break
-        if before.phase is engine.Phase.BIDDING and state.phase is not engine.Phase.BIDDING:
-            if state.contract is not None:
-                full = state.hands
-            break
+    if state.phase is not engine.Phase.BIDDING and state.contract is not None:
+        full = state.hands
     seats = []
     for seat in range(4):
         dealt = _names(first[seat])

@@ -9,8 +9,7 @@ Two families live here:
   ``state_from_snapshot``), which the Django layer stores instead of a pickle: it names fields
   explicitly, so it survives a change of class layout, and it round-trips exactly.
 
-The old per-module names (``moves.move_to_dict``, ``observation.observation_to_dict``,
-``record.result_to_dict`` ...) still resolve to these functions.
+Nothing else defines or re-exports them: callers import them from here (or the package).
 """
 
 from __future__ import annotations

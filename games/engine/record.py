@@ -22,18 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, card_str, parse_card
-from .codec import (
-    LIVE_PHASES,
-    action_to_dict,
-    contract_to_dict,
-    finished_round_to_dict,
-    live_round_to_dict,
-    move_from_dict,
-    next_to_dict,
-    result_to_dict,
-    round_to_dict,
-    trick_to_dict,
-)
+from .codec import LIVE_PHASES, action_to_dict, move_from_dict, next_to_dict, round_to_dict
 from .commitment import deck_commitment
 from .errors import MalformedMove
 from .moves import Move
@@ -41,8 +30,6 @@ from .replay import ReplayRefused, replay_round
 from .rulesets import RULESETS, Ruleset
 from .state import GameState, Phase, RoundLog, new_match
 
-# Re-exported: callers of the record module used to find the round shapes and the
-# commitment here.
 __all__ = [
     "DEFAULT_RULESET",
     "EXIT_NOT_A_RECORD",
@@ -50,22 +37,14 @@ __all__ = [
     "EXIT_REFUSED",
     "FORMAT",
     "ReplayResult",
-    "contract_to_dict",
-    "deck_commitment",
     "export_match",
     "export_round",
-    "finished_round_to_dict",
-    "live_round_to_dict",
-    "next_to_dict",
     "record_of",
     "record_round",
     "replay",
     "replay_state",
     "replay_text",
-    "result_to_dict",
-    "round_to_dict",
     "state_from_record",
-    "trick_to_dict",
 ]
 
 FORMAT = "baloot-record/1"

@@ -14,9 +14,8 @@ from typing import Any
 from django.utils import timezone
 
 from games import engine
-from games.dealing import commitment, deck_names, new_salt, shuffled_deck
-from games.engine.codec import contract_to_dict
-from games.engine.record import result_to_dict
+from games.dealing import deck_names, new_salt, shuffled_deck
+from games.engine.codec import contract_to_dict, result_to_dict
 from games.models import Match, MatchStatus, Round, RoundStatus
 from games.selectors.seats import is_automatic
 from games.services.scheduling import BOT_GRACE_SECONDS, FollowUp, schedule_on_commit
@@ -40,7 +39,7 @@ def round_deal(match: Match, state: engine.GameState) -> engine.GameState:
     names = deck_names(deck)
     salt = new_salt()
     number = state.round_no + 1
-    digest = commitment(salt, names)
+    digest = engine.deck_commitment(salt, names)
     Round.objects.create(
         match=match,
         number=number,
@@ -115,3 +114,22 @@ def match_finish(
     match.to_act = None
     match.deadline = None
     version_bump(match)
+
+
+def snapshot_rewrite(match: Match, state: engine.GameState) -> None:
+    """Replace a locked match's snapshot by ``state``, rebuilt from its decks and move log
+    (``manage.py rebuild_snapshots``).
+
+    The log did not change, so neither did the match at this version: only its cache was
+    wrong, and the version stays, which keeps pending bot and deadline tasks valid. The one
+    exception is a wrong turn on an active match: the deadline and the follow-up were set for
+    the wrong seat, so the state is stored afresh (new deadline, version bumped, scheduled).
+    An ended match has no turn, even one that ended mid-round by resignation."""
+    row_turn = match.to_act
+    match.put_state(state)
+    if match.status == MatchStatus.ACTIVE and match.to_act != row_turn:
+        state_store(match, state)
+        return
+    if match.status != MatchStatus.ACTIVE:
+        match.to_act = None
+    match.save(update_fields=["snapshot", "score_team0", "score_team1", "to_act", "updated_at"])

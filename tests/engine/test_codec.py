@@ -65,20 +65,26 @@ def test_golden_record_exports_to_the_same_record() -> None:
     assert record.state_from_record(json.loads(text)) == state
 
 
-def test_the_codec_is_the_only_home_of_the_conversions() -> None:
-    # One codec: the record module re-exports its old names for the Django layer until it
-    # switches, and moves/observation no longer carry copies (a lazy alias was an import cycle).
-    assert record.result_to_dict is codec.result_to_dict
-    assert record.finished_round_to_dict is codec.finished_round_to_dict
-    assert record.deck_commitment is deck_commitment
-    for module, name in [
-        (moves, "move_to_dict"),
-        (moves, "move_from_dict"),
-        (moves, "project_to_dict"),
-        (observation, "observation_to_dict"),
-        (observation, "contract_to_dict"),
-    ]:
-        assert not hasattr(module, name), name
+def test_the_conversions_live_in_the_codec_only() -> None:
+    # One of each: the old homes of the conversions and of the commitment no longer offer
+    # them, so no caller keeps a second path to them.
+    gone = {
+        moves: ["move_to_dict", "move_from_dict", "project_to_dict"],
+        observation: ["observation_to_dict", "contract_to_dict"],
+        record: [
+            "contract_to_dict",
+            "finished_round_to_dict",
+            "live_round_to_dict",
+            "result_to_dict",
+            "trick_to_dict",
+        ],
+    }
+    for module, names in gone.items():
+        for name in names:
+            assert not hasattr(module, name), (module.__name__, name)
+    # What the record module uses itself is not part of what it offers.
+    for name in ("deck_commitment", "next_to_dict", "round_to_dict"):
+        assert name not in record.__all__, name
 
 
 def test_deck_commitment_is_sha256_of_salt_colon_names() -> None:

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from games.engine.bidding import Mode
+from games.engine.codec import finished_round_to_dict
 from games.engine.errors import IllegalMove
 from games.engine.moves import Bid, Call, Declare, Double, DoubleCall, Move, Play, Project
 from games.engine.projects import available_projects, best_declaration
 from games.engine.record import (
     export_match,
     export_round,
-    finished_round_to_dict,
     replay,
     replay_state,
 )

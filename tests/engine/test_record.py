@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from games.engine import deck_commitment
 from games.engine.record import (
-    deck_commitment,
     export_match,
     export_round,
     replay,
