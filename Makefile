@@ -32,10 +32,14 @@ demo: $(STAMP)
 test: $(STAMP) system-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
+# mypy with the Django and DRF plugins over the whole project, tests included ([tool.mypy]).
+MYPY_PATHS := baloot_site core accounts moderation games bench scripts tests manage.py
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy $(MYPY_PATHS)
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .

@@ -50,7 +50,7 @@ class UserAdmin(BaseUserAdmin):
     list_filter = (*BaseUserAdmin.list_filter, SanctionedFilter)
     search_fields = ("username", "display_name", "email")
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         ("Player", {"fields": ("display_name",)}),
     )
     inlines = [SanctionInline]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
+from django.http import HttpRequest
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from .errors import standing_refusal
-from .models import AuthToken, Sanction, hash_token
+from .models import AuthToken, Sanction, User, hash_token
 from .selectors import sanction_active_for
 
 
@@ -33,6 +35,18 @@ def checked_in_this_request(user: object) -> bool:
     """Did this request's token authentication already find ``user`` free of sanctions? The
     flag lives on the user object DRF loaded for this request, so it dies with the request."""
     return bool(getattr(user, "__dict__", {}).get(_CHECKED))
+
+
+def request_user(request: HttpRequest | Request) -> User:
+    """The signed-in user of a request that got past authentication: an API view behind
+    ``IsAuthenticated`` (the default permission), or an admin page behind the staff login.
+
+    ``request.user`` is typed ``User | AnonymousUser``; this is the one place that narrows it.
+    An anonymous caller never gets this far, and would be refused (403) if one did."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied("Sign in first.")
+    return user
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):

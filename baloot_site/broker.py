@@ -44,7 +44,10 @@ class Channel(kombu_sqla.Channel):
     _fetched = 0
 
     def _engine_from_config(self) -> Engine:
-        url = self.connection.client.hostname
+        client = self.connection.client
+        # The transport is made by its Connection, whose hostname holds the whole broker URL.
+        assert client is not None and client.hostname is not None
+        url = client.hostname
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)

@@ -165,7 +165,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         )
     code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), None)
     if code is None:
-        code = exc.get_codes() if isinstance(exc.get_codes(), str) else "invalid"
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else "invalid"
     detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
     extra: dict[str, Any] = {}
     if isinstance(exc, exceptions.ParseError):

@@ -13,7 +13,7 @@ never held in memory beyond the limit, and kept for the view.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import IO
+from typing import IO, BinaryIO, cast
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -36,7 +36,7 @@ class _CappedStream:
             raise RequestDataTooBig("Request body exceeded the size limit.")
         return data
 
-    def read(self, size: int = -1) -> bytes:
+    def read(self, size: int | None = -1) -> bytes:
         # Never ask for more than one byte past the limit, even for read() of everything.
         room = self._limit - self._seen + 1
         return self._count(self._stream.read(room if size is None or size < 0 else min(size, room)))
@@ -71,7 +71,8 @@ class BodySizeLimitMiddleware:
             # No length declared: read the body now, through the cap. request.body keeps it, so
             # the view (the admin's forms) reads it as usual. Django's WSGI request has an empty
             # stream here; an ASGI request carries the whole chunked body.
-            request._stream = _CappedStream(request._stream, limit)  # type: ignore[attr-defined]
+            # HttpRequest only reads its stream (read, readline, close): the cap is enough of one.
+            request._stream = cast(BinaryIO, _CappedStream(request._stream, limit))
             try:
                 request.body  # noqa: B018 - read and cached for the view
             except RequestDataTooBig:

@@ -11,11 +11,14 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from collections.abc import Mapping
 from itertools import accumulate
 from typing import IO, Any
 
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser, get_encoding
+
+# get_encoding: DRF's own charset check, which djangorestframework-stubs 3.18 does not declare.
+from rest_framework.parsers import JSONParser, get_encoding  # type: ignore[attr-defined]
 from rest_framework.utils import json as drf_json
 
 MAX_DEPTH = 32
@@ -47,7 +50,7 @@ class BoundedJSONParser(JSONParser):
         self,
         stream: IO[bytes],
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         # DRF's own charset check: text encodings only (no bz2_codec bombs).
         encoding = get_encoding(parser_context or {})

@@ -15,9 +15,11 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from multiprocessing import Pool
+from multiprocessing.pool import Pool as PoolType
+from typing import TypeVar
 
 from games.engine import GAMERULES, Phase, apply, new_match, observation, start_round, to_act
 from games.engine.bots import BOT_LEVELS, NormalConfig, choose_move
@@ -93,7 +95,11 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
-def _run(pool: Pool, fn, jobs: Iterable) -> list:  # type: ignore[type-arg]
+_Job = TypeVar("_Job")
+_Result = TypeVar("_Result")
+
+
+def _run(pool: PoolType, fn: Callable[[_Job], _Result], jobs: Iterable[_Job]) -> list[_Result]:
     return list(pool.imap_unordered(fn, jobs, chunksize=4))
 
 

@@ -17,6 +17,7 @@ import pstats
 import random
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
 os.environ.setdefault("DJANGO_PASSWORD_HASHERS", "django.contrib.auth.hashers.MD5PasswordHasher")
@@ -29,6 +30,9 @@ django.setup()
 
 from django.test.utils import setup_test_environment  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
+
+if TYPE_CHECKING:
+    from django.db.backends.base.base import BaseDatabaseWrapper
 
 
 def main() -> None:
@@ -48,7 +52,7 @@ def main() -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
-def _scratch_name(connection) -> str:  # type: ignore[no-untyped-def]
+def _scratch_name(connection: BaseDatabaseWrapper) -> str:
     # Never the test suite's database: a test run may be using it right now.
     if connection.vendor == "sqlite":
         return str(Path(connection.settings_dict["NAME"]).with_name("profile-moves.sqlite3"))

@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from datetime import timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
+    from games.models import Match
 
 
 def _setup(database_url: str | None) -> None:
@@ -74,7 +79,7 @@ def _seed(active: int, due: int) -> None:
     )
 
 
-def _due_query():  # type: ignore[no-untyped-def]
+def _due_query() -> QuerySet[Match, tuple[int, int]]:
     from django.utils import timezone
 
     from games.models import Match
@@ -128,13 +133,11 @@ def main() -> None:
     )
     print(f"  one sweep with nothing due: {idle_ms:.2f} ms")
     print("  plan of the due query:")
-    for line in (
-        _due_query()
-        .explain(**({"analyze": True} if connection.vendor != "sqlite" else {}))
-        .splitlines()
-    ):
+    due = _due_query()
+    plan = due.explain(analyze=True) if connection.vendor != "sqlite" else due.explain()
+    for line in plan.splitlines():
         print(f"    {line}")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

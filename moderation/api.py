@@ -12,6 +12,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.authentication import request_user
 from core import docs
 from core.parsing import validated_body
 from core.serializers import StrictCharField, StrictRequestSerializer
@@ -68,7 +69,7 @@ class MatchReportsView(GenericAPIView):
     def post(self, request: Request, pk: str) -> Response:
         data = validated_body(ReportRequestSerializer, request.data)
         report = services.report_create(
-            reporter=request.user,
+            reporter=request_user(request),
             match_id=match_pk(pk),
             seat=data["seat"],
             reason=data["reason"],

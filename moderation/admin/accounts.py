@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from accounts.admin import UserAdmin
+from accounts.authentication import request_user
 from accounts.models import Sanction, User, sanction_end_refusal
 from moderation import services as moderation
 from moderation.admin.steps import ReasonForm, Step, run_step
@@ -57,10 +58,16 @@ class SanctionAdmin(admin.ModelAdmin):
     autocomplete_fields = ("user",)
     actions = ["lift_sanctions"]
 
-    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+    def get_form(
+        self,
+        request: HttpRequest,
+        obj: Sanction | None = None,
+        change: bool = False,
+        **kwargs: Any,
+    ) -> type[forms.ModelForm[Sanction]]:
         if obj is None:
             kwargs["form"] = SanctionAddForm
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change=change, **kwargs)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
@@ -93,7 +100,7 @@ class SanctionAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Sanction, form: Any, change: bool) -> None:
         assert not change  # the change page is read-only
         created = moderation.sanction_apply(
-            moderator=request.user,  # type: ignore[arg-type]
+            moderator=request_user(request),
             user_id=obj.user_id,
             kind=obj.kind,
             reason=obj.reason,

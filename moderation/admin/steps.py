@@ -14,6 +14,7 @@ from django.contrib.admin import helpers
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
+from accounts.authentication import request_user
 from accounts.models import SanctionKind, User, sanction_end_refusal
 from core.errors import DomainError
 from games.models import BotLevel
@@ -84,7 +85,7 @@ def run_step(
             done = 0
             for obj in objects:
                 try:
-                    step.apply(request.user, obj, form.cleaned_data)  # type: ignore[arg-type]
+                    step.apply(request_user(request), obj, form.cleaned_data)
                     done += 1
                 except DomainError as exc:
                     model_admin.message_user(request, f"{obj}: {exc.detail}", messages.ERROR)

@@ -187,8 +187,8 @@ def test_many_clients_at_once_on_shared_matches(
     rng = random.Random(2024)
     tables: list[Table] = []
     for _ in range(ACTIVE_MATCHES):
-        view, players = table()
-        tables.append(Table(view["id"], {i: _two_devices(p) for i, p in enumerate(players)}))
+        created, players = table()
+        tables.append(Table(created["id"], {i: _two_devices(p) for i, p in enumerate(players)}))
 
     # Waiting public matches with seats 0, 1 and 3 taken; seat 2 is the last free one.
     waiting: list[tuple[int, dict[int, Player], list[Player]]] = []
