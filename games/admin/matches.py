@@ -5,7 +5,7 @@ the full deal, and record downloads. Read-only: a match changes only through the
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
@@ -28,7 +28,8 @@ class SeatInline(ReadOnlyInline):
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
     change_form_template = "admin/games/match/change_form.html"
-    list_display = (
+    # Declared as open-ended tuples so moderation's subclass can add a column and a filter.
+    list_display: tuple[str, ...] = (
         "id",
         "status",
         "players",
@@ -38,7 +39,7 @@ class MatchAdmin(ReadOnlyAdmin):
         "version",
         "created_at",
     )
-    list_filter = (
+    list_filter: ClassVar[tuple[Any, ...]] = (
         "status",
         "end_reason",
         ("created_at", admin.DateFieldListFilter),

@@ -32,8 +32,15 @@ def check_fails(*args: str) -> str:
     return out.getvalue()
 
 
+def snapshot(match_id: int) -> bytes:
+    raw = Match.objects.get(pk=match_id).snapshot
+    assert raw is not None
+    return bytes(raw)
+
+
 def row(match_id: int) -> dict[str, Any]:
-    values = Match.objects.filter(pk=match_id).values().get()
+    values: dict[str, Any] = dict(Match.objects.filter(pk=match_id).values().get())
+    assert values["snapshot"] is not None
     values["snapshot"] = bytes(values["snapshot"])
     del values["updated_at"]
     return values
@@ -44,7 +51,7 @@ def test_a_corrupt_snapshot_fails_the_check_and_the_rebuild_restores_it(table: A
     match_id = view["id"]
     rng = random.Random(1)
     play(match_id, rng, until=lambda s: s.round_no == 2 and len(s.actions) >= 12)
-    earlier = bytes(Match.objects.get(pk=match_id).snapshot)
+    earlier = snapshot(match_id)
     match = play(match_id, rng, until=lambda s: s.round_no == 3 and len(s.actions) >= 6)
     good = row(match_id)
     assert state_from_log(match) == match.load_state()
@@ -54,7 +61,7 @@ def test_a_corrupt_snapshot_fails_the_check_and_the_rebuild_restores_it(table: A
     Match.objects.filter(pk=match_id).update(snapshot=earlier)
     out = check_fails("--match", str(match_id))
     assert f"match {match_id}: the snapshot differs from the replay of the log; differs" in out
-    assert bytes(Match.objects.get(pk=match_id).snapshot) == earlier  # --check writes nothing
+    assert snapshot(match_id) == earlier  # --check writes nothing
 
     out = run("--match", str(match_id))
     assert f"match {match_id}: the snapshot differs from the replay of the log; rewritten" in out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,7 +24,19 @@ BEFORE = [("games", "0009_moderation_moves_to_its_own_app")]
 
 
 def _raw(match_id: int) -> bytes:
-    return bytes(Match.objects.filter(pk=match_id).values_list("snapshot", flat=True).get())
+    raw = Match.objects.filter(pk=match_id).values_list("snapshot", flat=True).get()
+    assert raw is not None
+    return bytes(raw)
+
+
+def _state(match_id: int) -> engine.GameState:
+    state = Match.objects.get(pk=match_id).load_state()
+    assert state is not None
+    return state
+
+
+def _past_round(round_no: int) -> Callable[[engine.GameState], bool]:
+    return lambda state: state.round_no > round_no
 
 
 def test_pickles_become_versioned_snapshots(table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,9 +45,9 @@ def test_pickles_become_versioned_snapshots(table: Any, monkeypatch: pytest.Monk
     ids = []
     for seed in range(3):
         view, _ = table()
-        play(view["id"], random.Random(seed), until=lambda s, n=seed: s.round_no > n)
+        play(view["id"], random.Random(seed), until=_past_round(seed))
         ids.append(view["id"])
-    states = {pk: Match.objects.get(pk=pk).load_state() for pk in ids}
+    states = {pk: _state(pk) for pk in ids}
     stamps = dict(Match.objects.filter(pk__in=ids).values_list("pk", "updated_at"))
 
     executor = MigrationExecutor(connection)

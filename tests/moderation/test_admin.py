@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from django.contrib.auth.models import Group
+from django.db.models import Manager, Model, QuerySet
 from django.utils import timezone
 
 from accounts.models import Sanction
@@ -32,6 +33,15 @@ MODERATOR_PERMISSIONS = {
     "moderation.change_report",
     "moderation.view_moderationaction",
 }
+
+M = TypeVar("M", bound=Model)
+
+
+def first(rows: QuerySet[M] | Manager[M]) -> M:
+    row = rows.first()
+    assert row is not None
+    return row
+
 
 SINCE, UNTIL = "2000-01-01+00:00:00%2B00:00", "2999-01-01+00:00:00%2B00:00"
 
@@ -82,11 +92,11 @@ def world(played: Any, moderator: Any) -> dict[str, Any]:
         "accounts/user": players[0].user.pk,
         "accounts/sanction": sanction.pk,
         "games/match": match.pk,
-        "games/seat": Seat.objects.filter(match=match).first().pk,
-        "games/round": Round.objects.filter(match=match).first().pk,
-        "games/move": Move.objects.filter(match=match).first().pk,
+        "games/seat": first(Seat.objects.filter(match=match)).pk,
+        "games/round": first(Round.objects.filter(match=match)).pk,
+        "games/move": first(Move.objects.filter(match=match)).pk,
         "moderation/report": report.pk,
-        "moderation/moderationaction": ModerationAction.objects.first().pk,
+        "moderation/moderationaction": first(ModerationAction.objects).pk,
         "match": match,
         "players": players,
     }
@@ -311,7 +321,7 @@ def test_sanctions_from_the_admin(world: dict[str, Any], mod_client: Any) -> Non
 def test_the_log_cannot_be_edited_or_deleted_from_the_admin(
     world: dict[str, Any], mod_client: Any, admin_client: Any
 ) -> None:
-    entry = ModerationAction.objects.first()
+    entry = first(ModerationAction.objects)
     for client in (mod_client, admin_client):  # not even a superuser
         assert client.get(f"/admin/moderation/moderationaction/{entry.pk}/delete/").status_code in (
             302,

@@ -142,20 +142,21 @@ def _png_colours(data: bytes) -> int:
     assert bit_depth == 8 and colour_type in (2, 6), (bit_depth, colour_type)
     bpp = 3 if colour_type == 2 else 4
     raw, stride = zlib.decompress(idat), width * bpp
-    previous, colours, i = bytearray(stride), set(), 0
+    previous, i = bytearray(stride), 0
+    colours: set[bytes] = set()
     for _ in range(height):
-        kind, line = raw[i], bytearray(raw[i + 1 : i + 1 + stride])
+        row_filter, line = raw[i], bytearray(raw[i + 1 : i + 1 + stride])
         i += 1 + stride
         for x in range(stride):
             left = line[x - bpp] if x >= bpp else 0
             up, up_left = previous[x], previous[x - bpp] if x >= bpp else 0
-            if kind == 1:
+            if row_filter == 1:
                 line[x] = (line[x] + left) & 0xFF
-            elif kind == 2:
+            elif row_filter == 2:
                 line[x] = (line[x] + up) & 0xFF
-            elif kind == 3:
+            elif row_filter == 3:
                 line[x] = (line[x] + (left + up) // 2) & 0xFF
-            elif kind == 4:
+            elif row_filter == 4:
                 p = left + up - up_left
                 pa, pb, pc = abs(p - left), abs(p - up), abs(p - up_left)
                 pred = left if pa <= pb and pa <= pc else (up if pb <= pc else up_left)

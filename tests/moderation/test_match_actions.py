@@ -86,6 +86,7 @@ def test_adjudicate_refuses_a_bad_team_and_an_ended_match(table: Any, moderator:
 def test_seat_to_bot_hands_the_seat_over_and_the_bot_plays(table: Any, moderator: Any) -> None:
     match, players = _active(table)
     seat = match.to_act
+    assert seat is not None
     before = match.version
     moderation.match_seat_to_bot(
         moderator=moderator.user, match_id=match.pk, seat=seat, level="easy", reason="left"
@@ -105,7 +106,8 @@ def test_seat_to_bot_hands_the_seat_over_and_the_bot_plays(table: Any, moderator
     # It is the bot's turn now; the task scheduled on commit plays it through the services.
     assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
     match.refresh_from_db()
-    assert match.moves.last().actor == "bot"
+    last = match.moves.last()
+    assert last is not None and last.actor == "bot"
     # The replaced player no longer sits there: the private match is hidden from them now.
     response = players[seat].client.get(f"/api/v1/matches/{match.pk}")
     assert_problem(response, 404, "not_found")
@@ -114,6 +116,7 @@ def test_seat_to_bot_hands_the_seat_over_and_the_bot_plays(table: Any, moderator
 def test_extend_deadline_moves_the_clock_and_bumps(table: Any, moderator: Any) -> None:
     match, players = _active(table)
     before, old_deadline = match.version, match.deadline
+    assert old_deadline is not None
     moderation.match_deadline_extend(
         moderator=moderator.user, match_id=match.pk, by=timedelta(hours=2), reason="outage"
     )
@@ -123,6 +126,7 @@ def test_extend_deadline_moves_the_clock_and_bumps(table: Any, moderator: Any) -
     entry = ModerationAction.objects.get()
     assert entry.kind == ModerationKind.DEADLINE_EXTEND
     assert entry.changes["version"] == [before, before + 1]
+    assert match.to_act is not None
     seen = view_of(players[match.to_act], match.pk)
     assert seen["version"] == before + 1
     from django.utils.dateparse import parse_datetime
@@ -139,6 +143,7 @@ def test_extend_deadline_after_it_passed_counts_from_now(table: Any, moderator: 
         moderator=moderator.user, match_id=match.pk, by=timedelta(minutes=10), reason="x"
     )
     match.refresh_from_db()
+    assert match.deadline is not None
     assert match.deadline > timezone.now() + timedelta(minutes=9)
 
 

@@ -141,6 +141,7 @@ def test_queue_actions_dismiss_warn_and_sanction(
     statuses = dict(Report.objects.values_list("pk", "status"))
     assert statuses == {r1.pk: "dismissed", r2.pk: "upheld", r3.pk: "upheld"}
     r3.refresh_from_db()
+    assert r3.sanction is not None
     assert r3.sanction.kind == "ban" and r3.resolved_by == moderator.user
     assert_problem(players[3].client.get(f"{API}/me"), 403, "account_banned")
     assert players[2].client.get(f"{API}/me").status_code == 200  # only warned

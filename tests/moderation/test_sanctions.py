@@ -48,6 +48,7 @@ def test_a_banned_users_token_is_refused_at_once_and_their_match_goes_on(
     assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
     match.refresh_from_db()
     last = match.moves.last()
+    assert last is not None
     assert (last.seat, last.actor) == (seat.index, "bot")
     entry = ModerationAction.objects.get()
     assert entry.kind == ModerationKind.SANCTION_APPLY and entry.target_user == banned.user
