@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
+
+from tests.support.clock import FakeClock
+from tests.support.tasks import BOT, DEADLINE, Queued, TaskRecorder
 
 _counter = itertools.count(1)
 
@@ -85,3 +89,48 @@ def table(make_player: Callable[..., Player]) -> Callable[..., tuple[dict[str, A
         return view, players
 
     return make
+
+
+# --- The turn rules in-process: a clock the test sets, and the tasks a commit enqueues ------
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """Replaces the turn rules' clock (``core.clock.now``); move it with ``clock.advance``."""
+    import core.clock
+
+    fake = FakeClock()
+    monkeypatch.setattr(core.clock, "now", fake.now)
+    return fake
+
+
+@pytest.fixture
+def task_recorder(monkeypatch: pytest.MonkeyPatch) -> TaskRecorder:
+    """Records the turn tasks enqueued (bot move, deadline) instead of sending them."""
+    from games import tasks
+
+    recorder = TaskRecorder()
+    monkeypatch.setattr(tasks.play_bot_turn, "apply_async", recorder.apply_async_for(BOT))
+    monkeypatch.setattr(tasks.expire_turn, "apply_async", recorder.apply_async_for(DEADLINE))
+    return recorder
+
+
+@pytest.fixture
+def commit(
+    django_capture_on_commit_callbacks: Any, task_recorder: TaskRecorder
+) -> Callable[[], AbstractContextManager[list[Queued]]]:
+    """``with commit() as queued:`` runs the block as if it committed: it checks that nothing
+    was enqueued before the commit, runs the ``on_commit`` callbacks, and fills ``queued``
+    with the tasks they enqueued."""
+
+    @contextmanager
+    def run() -> Iterator[list[Queued]]:
+        queued: list[Queued] = []
+        with django_capture_on_commit_callbacks() as callbacks:
+            yield queued
+        assert task_recorder.take() == [], "a task was enqueued before the commit"
+        for callback in callbacks:
+            callback()
+        queued.extend(task_recorder.take())
+
+    return run
