@@ -21,9 +21,9 @@ from django.conf import settings
 from games import services, tasks
 from games.models import Actor, Heartbeat, Match, MatchStatus, Move, Seat
 from games.services.scheduling import BOT_GRACE_SECONDS
-from tests.api.helpers import fingerprint, fix_deal
-from tests.conftest import Player, create_match
+from tests.support.api import fingerprint, fix_deal, post_move, view_of
 from tests.support.clock import FakeClock
+from tests.support.players import Player, create_match
 from tests.support.tasks import BOT, DEADLINE, Queued, bot_task, deadline_task
 
 Commit = Callable[[], AbstractContextManager[list[Queued]]]
@@ -52,16 +52,12 @@ def moves(match_id: int) -> list[tuple[int, str]]:
     return list(Move.objects.filter(match_id=match_id).order_by("seq").values_list("seat", "actor"))
 
 
-def legal_move(player: Player, match_id: int) -> dict[str, Any]:
-    view = player.client.get(f"/api/v1/matches/{match_id}").json()
+def move_in_time(player: Player, match_id: int) -> None:
+    """``player`` makes the first of their legal moves."""
+    view = view_of(player, match_id)
     assert view["round"]["legal_moves"], view
-    return {**view["round"]["legal_moves"][0], "expected_version": view["version"]}
-
-
-def post_move(player: Player, match_id: int) -> None:
-    response = player.client.post(
-        f"/api/v1/matches/{match_id}/moves", legal_move(player, match_id), format="json"
-    )
+    move = {**view["round"]["legal_moves"][0], "expected_version": view["version"]}
+    response = post_move(player, match_id, move)
     assert response.status_code == 201, response.content
 
 
@@ -124,7 +120,7 @@ def test_a_human_turn_within_ten_minutes_enqueues_its_deadline_task(
     match_id = view["id"]
 
     with commit() as queued:
-        post_move(players[1], match_id)
+        move_in_time(players[1], match_id)
 
     # Seat 2's turn: its deadline task, for the new version, due exactly at the deadline.
     assert Match.objects.get(pk=match_id).to_act == 2
@@ -145,7 +141,7 @@ def test_a_far_deadline_is_left_to_the_sweep(
     match_id = view["id"]
 
     with commit() as queued:
-        post_move(players[1], match_id)
+        move_in_time(players[1], match_id)
 
     # No task at all (a broker would hold a far-future message unacknowledged), but the
     # deadline is stored, which is all the sweep needs.
@@ -211,7 +207,7 @@ def test_a_stale_task_changes_nothing_and_returns_false(
     # The player moves in time; the deadline task of the turn they played is now stale, even
     # once its time has come.
     with commit() as queued:
-        post_move(human, match_id)
+        move_in_time(human, match_id)
     (bot,) = queued
     clock.advance(3600)
     stored = fingerprint(match_id)
@@ -296,7 +292,7 @@ def test_a_move_of_the_player_between_timeouts_starts_the_count_again(
     for _ in range(AWAY_AFTER - 1):
         queued = run_bots(commit, time_out(clock, commit, queued))
     with commit() as queued:
-        post_move(human, match_id)
+        move_in_time(human, match_id)
     assert (seat0(match_id).timeouts_in_row, seat0(match_id).away) == (0, False)
 
     queued = run_bots(commit, queued)
@@ -304,7 +300,7 @@ def test_a_move_of_the_player_between_timeouts_starts_the_count_again(
     assert (seat0(match_id).timeouts_in_row, seat0(match_id).away) == (1, False)
 
 
-def _away(
+def _gone_away(
     monkeypatch: pytest.MonkeyPatch, clock: FakeClock, commit: Commit, human: Player
 ) -> tuple[int, Queued]:
     """A match where seat 0 has gone away and it is seat 0's turn again, its bot task
@@ -322,10 +318,10 @@ def test_the_players_own_move_takes_the_away_seat_back(
     monkeypatch: pytest.MonkeyPatch, clock: FakeClock, commit: Commit, make_player: Any
 ) -> None:
     human = make_player()
-    match_id, bot = _away(monkeypatch, clock, commit, human)
+    match_id, bot = _gone_away(monkeypatch, clock, commit, human)
 
     with commit() as queued:
-        post_move(human, match_id)  # before the bot task runs
+        move_in_time(human, match_id)  # before the bot task runs
     seat = seat0(match_id)
     assert (seat.away, seat.timeouts_in_row) == (False, 0)
     assert moves(match_id)[-1] == (0, Actor.HUMAN)
@@ -342,7 +338,7 @@ def test_back_returns_the_seat_with_a_fresh_deadline_on_the_players_turn(
     monkeypatch: pytest.MonkeyPatch, clock: FakeClock, commit: Commit, make_player: Any
 ) -> None:
     human = make_player()
-    match_id, bot = _away(monkeypatch, clock, commit, human)
+    match_id, bot = _gone_away(monkeypatch, clock, commit, human)
     clock.advance(2)  # the grace deadline of the bot's turn is nearly over; the player's is not
     count = len(moves(match_id))
 

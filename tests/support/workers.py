@@ -1,5 +1,6 @@
 """A real Celery worker process (with embedded beat) against the suite's test database and
-the configured broker: Redis in CI, the SQLite-file broker on the embedded defaults."""
+the configured broker: Redis in CI, the SQLite-file broker on the embedded defaults. The
+``worker`` fixture (tests/conftest.py) starts one per test."""
 
 from __future__ import annotations
 
@@ -8,17 +9,17 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _database_url() -> str:
+def database_url() -> str:
+    """The test database as a URL, for processes started outside this one."""
     db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):
         return f"sqlite:///{db['NAME']}"
@@ -80,32 +81,6 @@ class WorkerProcess:
         return "\n".join(p.read_text(errors="replace") for p in sorted(self.log_dir.glob("*.log")))
 
 
-@pytest.fixture
-def worker(transactional_db: None, tmp_path: Path) -> Iterator[WorkerProcess]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "BALOOT_SWEEP_SECONDS": "1",
-        "BALOOT_BOT_TIME_BUDGET": "0.05",
-    }
-    # Stale messages from earlier runs would be harmless no-ops (tasks check the version),
-    # but they would slow the worker down; start from an empty queue.
-    subprocess.run(
-        [sys.executable, "-m", "celery", "-A", "baloot_site", "purge", "-f"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
-    process = WorkerProcess(env, tmp_path)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
-
-
 def wait_for(
     condition: Callable[[], Any], *, timeout: float, worker: WorkerProcess, what: str
 ) -> Any:
@@ -119,3 +94,26 @@ def wait_for(
     raise AssertionError(
         f"timed out waiting for {what}\n--- worker log ---\n{worker.logs()[-6000:]}"
     )
+
+
+def worker_start(log_dir: Path) -> WorkerProcess:
+    """Start a worker on an empty queue, with a one-second sweep and quick bots."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "BALOOT_SWEEP_SECONDS": "1",
+        "BALOOT_BOT_TIME_BUDGET": "0.05",
+    }
+    # Stale messages from earlier runs would be harmless no-ops (tasks check the version),
+    # but they would slow the worker down; start from an empty queue.
+    subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "baloot_site", "purge", "-f"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    process = WorkerProcess(env, log_dir)
+    process.start()
+    return process
