@@ -6,7 +6,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,6 +13,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, connections
+
+from tests.support.workers import wait_for
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:
@@ -42,15 +43,6 @@ def race(calls: list[Callable[[], Any]]) -> list[Any]:
 # --- local services (the same commands as .ci/run) ------------------------------------------
 
 
-def _wait(check: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def redis_up() -> bool:
     return (
         subprocess.run(
@@ -70,7 +62,7 @@ def redis_stop() -> None:
         check=False,
         timeout=10,
     )
-    _wait(lambda: not redis_up(), 15, "Redis to stop")
+    wait_for(lambda: not redis_up(), timeout=15, what="Redis to stop", every=0.2)
 
 
 def redis_start() -> None:
@@ -99,7 +91,7 @@ def redis_start() -> None:
         check=True,
         timeout=15,
     )
-    _wait(redis_up, 30, "Redis to start")
+    wait_for(redis_up, timeout=30, what="Redis to start", every=0.2)
 
 
 def _pg_cluster() -> str:
@@ -127,7 +119,7 @@ def postgres_ctl(action: str) -> None:
 def postgres_start() -> None:
     if not postgres_up():
         postgres_ctl("start")
-    _wait(postgres_up, 60, "PostgreSQL to start")
+    wait_for(postgres_up, timeout=60, what="PostgreSQL to start", every=0.2)
 
 
 @contextmanager

@@ -82,18 +82,23 @@ class WorkerProcess:
 
 
 def wait_for(
-    condition: Callable[[], Any], *, timeout: float, worker: WorkerProcess, what: str
+    condition: Callable[[], Any],
+    *,
+    timeout: float,
+    what: str,
+    worker: WorkerProcess | None = None,
+    every: float = 0.05,
 ) -> Any:
-    """Poll until ``condition()`` is truthy; a bounded wait, not a timing assertion."""
+    """Poll until ``condition()`` is truthy; a bounded wait, not a timing assertion. On a
+    timeout the failure shows the tail of ``worker``'s log, if there is one."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
         if value:
             return value
-        time.sleep(0.05)
-    raise AssertionError(
-        f"timed out waiting for {what}\n--- worker log ---\n{worker.logs()[-6000:]}"
-    )
+        time.sleep(every)
+    log = f"\n--- worker log ---\n{worker.logs()[-6000:]}" if worker is not None else ""
+    raise AssertionError(f"timed out waiting for {what}{log}")
 
 
 def worker_start(log_dir: Path) -> WorkerProcess:
