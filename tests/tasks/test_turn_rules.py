@@ -448,3 +448,22 @@ def test_the_sweep_leaves_a_turn_settled_meanwhile(
     assert moves(match_id) == [(seat, actor)]  # one move, by the task, none by the sweep
     assert version(match_id) == seen + 1
     assert raced == [match_id]
+
+
+def test_a_broker_that_refuses_the_task_fails_nothing_and_the_sweep_plays_the_turn(
+    monkeypatch: pytest.MonkeyPatch, clock: FakeClock, commit: Commit, make_player: Any
+) -> None:
+    def broker_down(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr(tasks.play_bot_turn, "apply_async", broker_down)
+    match_id, queued = against_bots(monkeypatch, commit, make_player(), dealer=0)
+
+    # The match started (the commit stands) though its bot task could not be sent...
+    assert queued == [] and moves(match_id) == []
+    assert Match.objects.get(pk=match_id).to_act == 1
+    # ...and once the bot's grace deadline passes, the sweep plays the turn.
+    clock.advance(BOT_GRACE_SECONDS)
+    with commit():
+        assert tasks.sweep_deadlines() == 1
+    assert moves(match_id) == [(1, Actor.BOT)]
