@@ -10,8 +10,8 @@ from datetime import datetime
 
 from celery import shared_task
 from django.db import DatabaseError
-from django.utils import timezone
 
+from core import clock
 from games import idempotency, services
 from games.models import Match
 from games.services.scheduling import FollowUp, scheduler_register
@@ -55,7 +55,7 @@ def sweep_deadlines(limit: int = 500) -> int:
     of every active match instead of the partial index on due deadlines.
     """
     due = list(
-        Match.objects.filter(deadline__lte=timezone.now())
+        Match.objects.filter(deadline__lte=clock.now())
         .order_by("deadline")
         .values_list("pk", "version")[:limit]
     )
@@ -90,7 +90,7 @@ def enqueue_follow_up(
     this after commit and logs, rather than raises, a broker failure)."""
     if follow_up is FollowUp.BOT:
         play_bot_turn.delay(match_id, version)
-    elif eta is not None and (eta - timezone.now()).total_seconds() <= COUNTDOWN_MAX_SECONDS:
+    elif eta is not None and (eta - clock.now()).total_seconds() <= COUNTDOWN_MAX_SECONDS:
         expire_turn.apply_async((match_id, version), eta=eta)
 
 

@@ -1,16 +1,21 @@
-"""Shared fixtures: players with tokens, API clients per persona, and match helpers."""
+"""The suite's shared fixtures: players, tables, the real worker, throttling off, and the
+clock and task queue of the in-process turn tests. Plain helpers live in tests/support/;
+no conftest imports another."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-_counter = itertools.count(1)
+from tests.support.clock import FakeClock
+from tests.support.players import Player, create_match, player_register
+from tests.support.tasks import BOT, DEADLINE, Queued, TaskRecorder
+from tests.support.workers import WorkerProcess, worker_start
 
 
 @pytest.fixture(autouse=True)
@@ -26,43 +31,15 @@ def _no_throttle_state(settings: Any) -> None:
     cache.clear()
 
 
-@dataclass
-class Player:
-    user: Any
-    token: str
-    client: APIClient
-
-    @property
-    def id(self) -> int:
-        return self.user.pk
-
-
 @pytest.fixture
 def make_player(db: None) -> Callable[..., Player]:
-    from accounts.services import user_register
-
-    def make(name: str | None = None) -> Player:
-        n = next(_counter)
-        username = name or f"player{n}"
-        user, token = user_register(
-            username=username, password="correct horse battery", display_name=f"P{n}"
-        )
-        client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-        return Player(user=user, token=token, client=client)
-
-    return make
+    """``make_player(name=None)``: a new account and an API client holding its token."""
+    return player_register
 
 
 @pytest.fixture
 def anon() -> APIClient:
     return APIClient()
-
-
-def create_match(creator: Player, **options: Any) -> dict[str, Any]:
-    response = creator.client.post("/api/v1/matches", options, format="json")
-    assert response.status_code == 201, response.content
-    return response.json()
 
 
 @pytest.fixture
@@ -85,3 +62,66 @@ def table(make_player: Callable[..., Player]) -> Callable[..., tuple[dict[str, A
         return view, players
 
     return make
+
+
+@pytest.fixture
+def no_throttling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For crawls that read far more than a real client's per-minute budget."""
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(ScopedRateThrottle, "allow_request", lambda self, request, view: True)
+
+
+@pytest.fixture
+def worker(transactional_db: None, tmp_path: Path) -> Iterator[WorkerProcess]:
+    """A real ``celery worker -B`` process for this test (tests/support/workers.py)."""
+    process = worker_start(tmp_path)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+# --- The turn rules in-process: a clock the test sets, and the tasks a commit enqueues ------
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """Replaces the turn rules' clock (``core.clock.now``); move it with ``clock.advance``."""
+    import core.clock
+
+    fake = FakeClock()
+    monkeypatch.setattr(core.clock, "now", fake.now)
+    return fake
+
+
+@pytest.fixture
+def task_recorder(monkeypatch: pytest.MonkeyPatch) -> TaskRecorder:
+    """Records the turn tasks enqueued (bot move, deadline) instead of sending them."""
+    from games import tasks
+
+    recorder = TaskRecorder()
+    monkeypatch.setattr(tasks.play_bot_turn, "apply_async", recorder.apply_async_for(BOT))
+    monkeypatch.setattr(tasks.expire_turn, "apply_async", recorder.apply_async_for(DEADLINE))
+    return recorder
+
+
+@pytest.fixture
+def commit(
+    django_capture_on_commit_callbacks: Any, task_recorder: TaskRecorder
+) -> Callable[[], AbstractContextManager[list[Queued]]]:
+    """``with commit() as queued:`` runs the block as if it committed: it checks that nothing
+    was enqueued before the commit, runs the ``on_commit`` callbacks, and fills ``queued``
+    with the tasks they enqueued."""
+
+    @contextmanager
+    def run() -> Iterator[list[Queued]]:
+        queued: list[Queued] = []
+        with django_capture_on_commit_callbacks() as callbacks:
+            yield queued
+        assert task_recorder.take() == [], "a task was enqueued before the commit"
+        for callback in callbacks:
+            callback()
+        queued.extend(task_recorder.take())
+
+    return run

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from core import clock
 from games import engine
 from games.dealing import deck_names, new_salt, shuffled_deck
 from games.engine.codec import contract_to_dict, result_to_dict
@@ -88,7 +89,7 @@ def state_store(match: Match, state: engine.GameState) -> None:
     follow_up = None
     if match.status == MatchStatus.ACTIVE and match.to_act is not None:
         seat = match.seat_at(match.to_act)
-        now = timezone.now()
+        now = clock.now()  # the turn rules' clock (core.clock), which tests can set
         if is_automatic(seat):
             match.deadline = now + timedelta(seconds=BOT_GRACE_SECONDS)
             follow_up = FollowUp.BOT

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from core import clock
 from games import engine
 from games.models import Actor, Heartbeat, Match, MatchStatus, Seat
 from games.selectors.seats import is_automatic
@@ -71,9 +71,7 @@ def _turn_at(match: Match | None, version: int) -> Seat | None:
 
 
 def _is_expired(match: Match, seat: Seat) -> bool:
-    return (
-        not is_automatic(seat) and match.deadline is not None and match.deadline <= timezone.now()
-    )
+    return not is_automatic(seat) and match.deadline is not None and match.deadline <= clock.now()
 
 
 def automatic_move_decide(
@@ -161,6 +159,6 @@ def _timeout_move_commit(match_id: int, version: int, decided: AutomaticMove) ->
 def heartbeat_record(*, name: str) -> None:
     """Note that a periodic job (the deadline sweep) has just completed; /healthz reads it."""
     # One UPDATE every sweep; the row is created only the first time.
-    now = timezone.now()
+    now = clock.now()
     if not Heartbeat.objects.filter(name=name).update(at=now):
         Heartbeat.objects.get_or_create(name=name, defaults={"at": now})

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import fix_deal
+from tests.support.api import fix_deal
 
 
 @pytest.fixture
@@ -19,11 +19,3 @@ def hokum_table(monkeypatch: pytest.MonkeyPatch, table: Callable[..., Any]) -> C
         return table(**options)
 
     return make
-
-
-@pytest.fixture
-def no_throttling(monkeypatch: pytest.MonkeyPatch) -> None:
-    """For crawls that read far more than a real client's per-minute budget."""
-    from rest_framework.throttling import ScopedRateThrottle
-
-    monkeypatch.setattr(ScopedRateThrottle, "allow_request", lambda self, request, view: True)

@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from accounts.models import AuthToken, User, hash_token
-from tests.api.helpers import API, assert_field_errors, assert_problem
+from tests.support.api import API, assert_field_errors, assert_problem
 
 PASSWORD = "correct horse battery"
 

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from games.engine.record import replay
-from tests.conftest import Player
+from tests.support.players import Player
 
 
 def play_to_end(match_id: int, players: list[Player], rng: random.Random, limit: int = 5000):

@@ -23,7 +23,7 @@ from games import engine
 from games.engine.cards import card_str, cards_of
 from games.models import Match
 from games.services import state as services  # where the deal is made
-from tests.api.helpers import (
+from tests.support.api import (
     API,
     CARD_TOKEN,
     assert_problem,
@@ -35,7 +35,7 @@ from tests.api.helpers import (
     post_move,
     state_of,
 )
-from tests.conftest import Player
+from tests.support.players import Player
 
 LIVE_PHASES = (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING)
 

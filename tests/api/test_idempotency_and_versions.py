@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.models import IdempotencyRecord, Match, Move
-from tests.api.helpers import (
+from tests.support.api import (
     assert_problem,
     bid_hokum_round,
     fingerprint,
@@ -17,7 +17,7 @@ from tests.api.helpers import (
     post_move,
     state_of,
 )
-from tests.conftest import Player, create_match
+from tests.support.players import Player, create_match
 
 PASS = {"type": "bid", "call": "pass"}
 

@@ -13,8 +13,8 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from games import services
 from games.models import Match
-from tests.api.helpers import API, assert_problem, fingerprint, fix_deal, match_url, post_move
-from tests.conftest import Player
+from tests.support.api import API, assert_problem, fingerprint, fix_deal, match_url, post_move
+from tests.support.players import Player
 
 
 def new_match(creator: Player, **options: Any) -> Match:

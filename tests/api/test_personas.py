@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import AuthToken
 from accounts.services import token_revoke
-from tests.api.helpers import (
+from tests.support.api import (
     API,
     assert_problem,
     bid_hokum_round,
@@ -25,7 +25,7 @@ from tests.api.helpers import (
     match_url,
     state_of,
 )
-from tests.conftest import Player, create_match
+from tests.support.players import Player, create_match
 
 # In the HOKUM_HANDS deal seat 0 deals, so seat 1 bids first.
 TO_ACT, PARTNER, OUT_OF_TURN, OPPONENT = 1, 3, 0, 2

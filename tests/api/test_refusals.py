@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (
+from tests.support.api import (
     assert_field_errors,
     assert_problem,
     bid_hokum_round,
@@ -18,7 +18,7 @@ from tests.api.helpers import (
     play,
     post_move,
 )
-from tests.conftest import Player, create_match
+from tests.support.players import Player, create_match
 
 UNDOUBLED = [(3, "pass"), (1, "pass")]
 LOCKED = [(3, "double"), (2, "pass")]  # x2 in Hokum: the round is locked (R23)

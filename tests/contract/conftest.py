@@ -1,6 +1,6 @@
 """Contract tests: fixtures shared by the fuzzing and the generated-client tests.
 
-The real Celery worker fixture is re-exported from tests/tasks so the bot match can use it.
+The real Celery worker fixture the bot match uses comes from tests/conftest.py.
 """
 
 from __future__ import annotations
@@ -10,10 +10,6 @@ from typing import Any
 
 import pytest
 from rest_framework.throttling import ScopedRateThrottle
-
-from tests.tasks.conftest import WorkerProcess, wait_for, worker
-
-__all__ = ["WorkerProcess", "no_throttling", "wait_for", "worker"]
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from accounts.services import token_issue
 from games.models import Match, MatchStatus, Seat
-from tests.conftest import Player, create_match
+from tests.support.players import Player, create_match
 
 MOVES = "POST /api/v1/matches/{id}/moves"
 LOGOUT = "POST /api/v1/auth/logout"

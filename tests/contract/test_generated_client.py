@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import WorkerProcess, wait_for
+from tests.support.workers import WorkerProcess, wait_for
 
 PACKAGE = "baloot_generated_client"
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")

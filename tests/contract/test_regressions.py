@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import API, assert_problem
-from tests.conftest import Player
+from tests.support.api import API, assert_problem
+from tests.support.players import Player
 
 LISTS = [f"{API}/matches", f"{API}/matches/open", f"{API}/me/matches"]
 

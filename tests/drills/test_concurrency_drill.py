@@ -29,8 +29,10 @@ from rest_framework.test import APIClient
 
 from accounts.services import token_issue
 from games.models import Match, MatchStatus, Move, Round, Seat
-from tests.conftest import Player, create_match
-from tests.drills.conftest import PROBLEM, assert_log_is_whole, race
+from tests.support.api import PROBLEM
+from tests.support.drills import race
+from tests.support.logs import assert_log_is_whole
+from tests.support.players import Player, create_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -36,16 +36,11 @@ import pytest
 from django.test import Client
 
 from games.models import Match, Move
-from tests.conftest import Player
-from tests.drills.conftest import (
-    PROBLEM,
-    assert_log_is_whole,
-    postgres_ctl,
-    postgres_start,
-    postgres_up,
-    services_restored,
-)
-from tests.tasks.conftest import ROOT, _database_url
+from tests.support.api import PROBLEM
+from tests.support.drills import postgres_ctl, postgres_start, postgres_up, services_restored
+from tests.support.logs import assert_log_is_whole
+from tests.support.players import Player
+from tests.support.workers import ROOT, database_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -67,7 +62,7 @@ class Gunicorn:
             self.port = s.getsockname()[1]
         env = {
             **os.environ,
-            "DATABASE_URL": _database_url(),
+            "DATABASE_URL": database_url(),
             "DJANGO_DEBUG": "false",
             # The drill polls hard; the rate limits are not what it is about.
             "RATE_READS": "1000000/min",

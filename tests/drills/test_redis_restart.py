@@ -21,16 +21,12 @@ from typing import Any
 import pytest
 
 from games.models import Match, MatchStatus
-from tests.conftest import Player, create_match
-from tests.drills.conftest import (
-    PROBLEM,
-    assert_log_is_whole,
-    redis_start,
-    redis_stop,
-    services_restored,
-)
 from tests.drills.test_worker_drill import all_bot_match, finished, moves_of
-from tests.tasks.conftest import WorkerProcess, wait_for
+from tests.support.api import PROBLEM
+from tests.support.drills import redis_start, redis_stop, services_restored
+from tests.support.logs import assert_log_is_whole
+from tests.support.players import Player, create_match
+from tests.support.workers import WorkerProcess, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
 

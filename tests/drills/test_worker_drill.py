@@ -20,9 +20,9 @@ from django.db import transaction
 
 from games import services
 from games.models import Actor, Match, MatchStatus, Move
-from tests.conftest import Player, create_match
-from tests.drills.conftest import assert_log_is_whole
-from tests.tasks.conftest import ROOT, WorkerProcess, wait_for
+from tests.support.logs import assert_log_is_whole
+from tests.support.players import Player, create_match
+from tests.support.workers import ROOT, WorkerProcess, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
 

@@ -3,81 +3,15 @@ has been played a little (a finished round and moves in the current one)."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, Permission
 from django.test import Client
 
 from games.models import Match
-from tests.conftest import Player
-
-API = "/api/v1"
-PROBLEM = "application/problem+json"
-
-
-def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, (response.status_code, response.content)
-    assert response["Content-Type"].startswith(PROBLEM), response["Content-Type"]
-    body = response.json()
-    assert body["status"] == status and body["code"] == code, body
-    assert body["title"] and body["detail"] and body["type"].endswith("/" + code)
-    return body
-
-
-def view_of(player: Player, match_id: int) -> dict[str, Any]:
-    response = player.client.get(f"{API}/matches/{match_id}")
-    assert response.status_code == 200, response.content
-    return response.json()
-
-
-def play_one(players: list[Player], match_id: int) -> dict[str, Any]:
-    """The player to act makes a legal move: a real bid when they can (so rounds get played
-    out rather than redealt), otherwise the first legal move."""
-    to_act = view_of(players[0], match_id)["round"]["to_act"]
-    view = view_of(players[to_act], match_id)
-    legal = view["round"]["legal_moves"]
-    assert legal, view
-    bids = [m for m in legal if m["type"] == "bid" and m["call"] in ("sun", "hokum")]
-    move = bids[0] if bids and view["round"]["phase"] == "bidding" else legal[0]
-    response = players[to_act].client.post(f"{API}/matches/{match_id}/moves", move, format="json")
-    assert response.status_code == 201, response.content
-    return response.json()
-
-
-def play_until_round(players: list[Player], match_id: int, number: int, extra: int = 0) -> None:
-    """Play legal moves until round ``number`` is under way, then ``extra`` moves more."""
-    for _ in range(400):
-        view = view_of(players[0], match_id)
-        if view["status"] != "active" or view["round"]["number"] >= number:
-            break
-        play_one(players, match_id)
-    for _ in range(extra):
-        play_one(players, match_id)
-
-
-def moderators_group() -> Group:
-    """The group the data migration created. A transactional test (live_server) may run
-    after another one flushed the database, which removes migration-made rows but not the
-    permissions (recreated on flush), so rebuild it from the migration's own list then."""
-    group = Group.objects.filter(name="moderators").first()
-    if group is not None:
-        return group
-    migration = importlib.import_module("games.migrations.0004_moderators_group")
-    # Report and ModerationAction have moved to the moderation app since 0004 was written.
-    moved = importlib.import_module("moderation.migrations.0001_initial").MOVED
-    group = Group.objects.create(name="moderators")
-    group.permissions.set(
-        Permission.objects.get(
-            content_type__app_label="moderation" if model in moved else app,
-            content_type__model=model,
-            codename=codename,
-        )
-        for app, model, codename in migration.MODERATOR_PERMISSIONS
-    )
-    return group
+from tests.support.moderation import moderators_group, play_until_round
+from tests.support.players import Player
 
 
 @pytest.fixture

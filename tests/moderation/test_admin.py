@@ -17,7 +17,7 @@ from games import records
 from games.models import Match, Move, Round, RoundStatus, Seat
 from moderation import services as moderation
 from moderation.models import ModerationAction, Report
-from tests.moderation.conftest import API, view_of
+from tests.support.api import API, view_of
 
 MODERATOR_PERMISSIONS = {
     "accounts.view_user",

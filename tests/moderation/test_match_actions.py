@@ -14,7 +14,7 @@ from games import services
 from games.models import Match
 from moderation import services as moderation
 from moderation.models import ModerationAction, ModerationKind
-from tests.moderation.conftest import assert_problem, view_of
+from tests.support.api import assert_problem, view_of
 
 
 def _active(table: Any) -> tuple[Match, list[Any]]:

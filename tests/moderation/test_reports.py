@@ -10,8 +10,8 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from moderation.models import ModerationAction, Report
 from moderation.selectors import player_stats
-from tests.conftest import create_match
-from tests.moderation.conftest import API, assert_problem
+from tests.support.api import API, assert_problem
+from tests.support.players import create_match
 
 
 def _report(player: Any, match_id: int, **body: Any) -> Any:

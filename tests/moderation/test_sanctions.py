@@ -16,8 +16,8 @@ from games import services
 from games.models import Match
 from moderation import services as moderation
 from moderation.models import ModerationAction, ModerationKind
-from tests.conftest import create_match
-from tests.moderation.conftest import API, assert_problem, view_of
+from tests.support.api import API, assert_problem, view_of
+from tests.support.players import create_match
 
 
 def test_a_banned_users_token_is_refused_at_once_and_their_match_goes_on(

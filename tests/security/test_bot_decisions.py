@@ -18,7 +18,7 @@ from games import services
 from games.engine import bots
 from games.models import Match, Move
 from games.services import turns
-from tests.conftest import create_match
+from tests.support.players import create_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

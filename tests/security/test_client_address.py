@@ -16,9 +16,9 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 from core.client_ip import client_ip
-from tests.api.helpers import assert_problem
-from tests.conftest import Player
-from tests.security.auth_helpers import assert_retry_after, login, register, set_rates
+from tests.support.api import assert_problem
+from tests.support.auth import assert_retry_after, login, register, set_rates
+from tests.support.players import Player
 
 PEER = "198.51.100.20"
 

@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from accounts.names import clean_display_name
 from games.models import BotLevel
-from tests.api.helpers import API, assert_field_errors
-from tests.security.auth_helpers import PASSWORD
+from tests.support.api import API, assert_field_errors
+from tests.support.auth import PASSWORD
 
 _usernames = itertools.count(1)
 

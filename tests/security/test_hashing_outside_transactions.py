@@ -14,8 +14,8 @@ from django.contrib.auth.hashers import MD5PasswordHasher
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tests.api.helpers import API
-from tests.security.auth_helpers import PASSWORD, login
+from tests.support.api import API
+from tests.support.auth import PASSWORD, login
 
 
 @pytest.fixture

@@ -25,8 +25,8 @@ from rest_framework.test import APIClient
 
 from baloot_site.middleware import BodySizeLimitMiddleware
 from baloot_site.parsers import MAX_DEPTH, nesting_depth
-from tests.api.helpers import API, PROBLEM, assert_problem, match_url
-from tests.conftest import Player
+from tests.support.api import API, PROBLEM, assert_problem, match_url
+from tests.support.players import Player
 
 CURSOR_LISTS = [f"{API}/matches", f"{API}/matches/open", f"{API}/me/matches"]
 

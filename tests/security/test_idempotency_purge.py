@@ -14,8 +14,8 @@ from django.utils import timezone
 from games import idempotency
 from games.models import IdempotencyRecord, Match
 from games.tasks import purge_idempotency_records
-from tests.api.helpers import assert_problem, match_url, post_move, to_act
-from tests.conftest import Player
+from tests.support.api import assert_problem, match_url, post_move, to_act
+from tests.support.players import Player
 
 TTL = timedelta(hours=settings.BALOOT["IDEMPOTENCY_TTL_HOURS"])
 

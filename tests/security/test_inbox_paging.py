@@ -17,8 +17,8 @@ import pytest
 
 from games.models import Match, MatchStatus, Seat
 from games.services import state as services  # where the first dealer is drawn
-from tests.api.helpers import API, match_url
-from tests.conftest import Player, create_match
+from tests.support.api import API, match_url
+from tests.support.players import Player, create_match
 
 NO_DEADLINE = datetime(9999, 12, 31, tzinfo=UTC)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -17,9 +17,9 @@ from rest_framework.test import APIClient
 
 from accounts.models import AuthToken
 from baloot_site.errors import ERROR_CODES
-from tests.api.helpers import assert_problem
-from tests.conftest import Player
-from tests.security.auth_helpers import PASSWORD, assert_retry_after, login, set_rates
+from tests.support.api import assert_problem
+from tests.support.auth import PASSWORD, assert_retry_after, login, set_rates
+from tests.support.players import Player
 
 LIMIT = 5
 COOL_OFF = 15 * 60

@@ -14,9 +14,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from tests.api.helpers import API, assert_problem
-from tests.conftest import Player
-from tests.security.auth_helpers import PASSWORD
+from tests.support.api import API, assert_problem
+from tests.support.auth import PASSWORD
+from tests.support.players import Player
 
 NUMERIC = "83920174659"  # all digits, but in no list of common passwords
 

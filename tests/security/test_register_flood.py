@@ -22,9 +22,9 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tests.api.helpers import API, match_url
-from tests.conftest import Player
-from tests.security.auth_helpers import PASSWORD, set_rates
+from tests.support.api import API, match_url
+from tests.support.auth import PASSWORD, set_rates
+from tests.support.players import Player
 
 FLOODERS = 3
 MOVES = 12  # at least, and until the flood has committed REGISTERED accounts meanwhile

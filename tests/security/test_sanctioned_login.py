@@ -12,9 +12,9 @@ from rest_framework.test import APIClient
 
 from accounts.models import AuthToken, SanctionKind
 from moderation import services as moderation
-from tests.api.helpers import assert_problem
-from tests.conftest import Player
-from tests.security.auth_helpers import login
+from tests.support.api import assert_problem
+from tests.support.auth import login
+from tests.support.players import Player
 
 KINDS = [(SanctionKind.BAN, "account_banned"), (SanctionKind.SUSPEND, "account_suspended")]
 

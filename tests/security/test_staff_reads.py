@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.api.helpers import assert_problem, finish_round, match_url
-from tests.conftest import Player
-from tests.moderation.conftest import moderators_group
+from tests.support.api import assert_problem, finish_round, match_url
+from tests.support.moderation import moderators_group
+from tests.support.players import Player
 
 READS = ["", "/moves", "/rounds", "/rounds/1/record", "/record"]
 

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 from accounts.models import AuthToken, User
 from games.models import Match
 from moderation.models import Report
-from tests.api.helpers import API, assert_problem, match_url, to_act
-from tests.conftest import Player, create_match
+from tests.support.api import API, assert_problem, match_url, to_act
+from tests.support.players import Player, create_match
 
 
 def unknown_fields(response: Any) -> dict[str, str]:

@@ -11,19 +11,11 @@ from django.db import transaction
 
 from games import services
 from games.models import Actor, Match, MatchStatus, Move, Seat
-from games.replay import state_from_log
-from tests.conftest import Player, create_match
-from tests.tasks.conftest import WorkerProcess, wait_for
+from tests.support.logs import assert_log_is_whole
+from tests.support.players import Player, create_match
+from tests.support.workers import WorkerProcess, wait_for
 
 pytestmark = pytest.mark.worker
-
-
-def _assert_log_is_whole(match_id: int) -> None:
-    match = Match.objects.get(pk=match_id)
-    moves = list(Move.objects.filter(match=match).order_by("seq"))
-    assert [m.seq for m in moves] == list(range(1, len(moves) + 1)), "gap or duplicate in log"
-    assert len({m.version for m in moves}) == len(moves)
-    assert state_from_log(match) == match.load_state(), "snapshot differs from the log replay"
 
 
 def test_human_and_three_bots_play_to_the_end(worker: WorkerProcess, make_player: Any) -> None:
@@ -64,7 +56,7 @@ def test_human_and_three_bots_play_to_the_end(worker: WorkerProcess, make_player
         Move.objects.filter(match_id=match_id, actor=Actor.BOT).values_list("seat", flat=True)
     )
     assert bot_seats == {1, 2, 3}
-    _assert_log_is_whole(match_id)
+    assert_log_is_whole(match_id)
 
 
 def test_deadlines_expire_three_timeouts_make_the_seat_away_and_back_returns_it(
@@ -113,7 +105,7 @@ def test_deadlines_expire_three_timeouts_make_the_seat_away_and_back_returns_it(
     assert last is not None and last.actor == Actor.HUMAN
     seat.refresh_from_db()
     assert (seat.away, seat.timeouts_in_row) == (False, 0)
-    _assert_log_is_whole(match_id)
+    assert_log_is_whole(match_id)
 
 
 def test_kill_minus_nine_mid_match_loses_and_duplicates_nothing(
@@ -142,4 +134,4 @@ def test_kill_minus_nine_mid_match_loses_and_duplicates_nothing(
         what="the match to finish after the restart",
     )
     assert moves() > stalled_at
-    _assert_log_is_whole(match_id)
+    assert_log_is_whole(match_id)

@@ -19,7 +19,7 @@ import pytest
 
 from baloot_site.celery import SHUTDOWN_GRACE_SECONDS
 from games import tasks
-from tests.tasks.conftest import ROOT, _database_url
+from tests.support.workers import ROOT, database_url
 
 pytestmark = pytest.mark.worker
 
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.worker
 def test_a_prefork_worker_stops_in_bounded_time_when_its_group_gets_sigterm(
     transactional_db: Any, tmp_path: Path
 ) -> None:
-    env = {**os.environ, "DATABASE_URL": _database_url()}
+    env = {**os.environ, "DATABASE_URL": database_url()}
     log = tmp_path / "worker.log"
     worker = subprocess.Popen(
         [

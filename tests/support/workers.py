@@ -1,5 +1,6 @@
 """A real Celery worker process (with embedded beat) against the suite's test database and
-the configured broker: Redis in CI, the SQLite-file broker on the embedded defaults."""
+the configured broker: Redis in CI, the SQLite-file broker on the embedded defaults. The
+``worker`` fixture (tests/conftest.py) starts one per test."""
 
 from __future__ import annotations
 
@@ -8,17 +9,17 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _database_url() -> str:
+def database_url() -> str:
+    """The test database as a URL, for processes started outside this one."""
     db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):
         return f"sqlite:///{db['NAME']}"
@@ -80,11 +81,31 @@ class WorkerProcess:
         return "\n".join(p.read_text(errors="replace") for p in sorted(self.log_dir.glob("*.log")))
 
 
-@pytest.fixture
-def worker(transactional_db: None, tmp_path: Path) -> Iterator[WorkerProcess]:
+def wait_for(
+    condition: Callable[[], Any],
+    *,
+    timeout: float,
+    what: str,
+    worker: WorkerProcess | None = None,
+    every: float = 0.05,
+) -> Any:
+    """Poll until ``condition()`` is truthy; a bounded wait, not a timing assertion. On a
+    timeout the failure shows the tail of ``worker``'s log, if there is one."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(every)
+    log = f"\n--- worker log ---\n{worker.logs()[-6000:]}" if worker is not None else ""
+    raise AssertionError(f"timed out waiting for {what}{log}")
+
+
+def worker_start(log_dir: Path) -> WorkerProcess:
+    """Start a worker on an empty queue, with a one-second sweep and quick bots."""
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": database_url(),
         "BALOOT_SWEEP_SECONDS": "1",
         "BALOOT_BOT_TIME_BUDGET": "0.05",
     }
@@ -98,24 +119,6 @@ def worker(transactional_db: None, tmp_path: Path) -> Iterator[WorkerProcess]:
         check=False,
         timeout=60,
     )
-    process = WorkerProcess(env, tmp_path)
+    process = WorkerProcess(env, log_dir)
     process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
-
-
-def wait_for(
-    condition: Callable[[], Any], *, timeout: float, worker: WorkerProcess, what: str
-) -> Any:
-    """Poll until ``condition()`` is truthy; a bounded wait, not a timing assertion."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(
-        f"timed out waiting for {what}\n--- worker log ---\n{worker.logs()[-6000:]}"
-    )
+    return process

@@ -10,9 +10,9 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from tests.api.helpers import API
+from tests.support.api import API
+from tests.support.players import PASSWORD
 
-PASSWORD = "correct horse battery"
 _names = itertools.count(1)
 
 

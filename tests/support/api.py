@@ -1,4 +1,4 @@
-"""Shared helpers for the endpoint tests: URLs, the problem-details assertion, a fingerprint of
+"""Helpers for tests that talk to the API: URLs, the problem-details assertion, a fingerprint of
 everything a match stores, fixed deals, and driving a match with legal moves over HTTP."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from games import engine
 from games.engine.cards import card_str, cards_of
 from games.models import IdempotencyRecord, Match, Move, Round, Seat
 from games.services import state as services  # where the deal is made
-from tests.conftest import Player
 from tests.engine.helpers import deck_for
+from tests.support.players import Player
 
 API = "/api/v1"
 PROBLEM = "application/problem+json"
@@ -38,6 +38,13 @@ def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
     assert isinstance(body["title"], str) and body["title"]
     assert isinstance(body["detail"], str) and body["detail"]
     return body
+
+
+def view_of(player: Player, match_id: int) -> dict[str, Any]:
+    """The match as ``player`` sees it."""
+    response = player.client.get(match_url(match_id))
+    assert response.status_code == 200, response.content
+    return response.json()
 
 
 def assert_field_errors(response: Any, expected: dict[str, str]) -> None:
