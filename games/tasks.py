@@ -6,9 +6,10 @@ can never play a move twice."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import DatabaseError
 
 from core import clock
@@ -21,24 +22,26 @@ log = logging.getLogger(__name__)
 # The name the sweep records its completions under; /healthz reads it.
 SWEEP_HEARTBEAT = "sweep"
 
-# A turn task is safe to redeliver (it re-reads under the lock and checks the version), so it
-# is acknowledged only once done, and retried on a passing database error.
-_TURN_TASK = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "autoretry_for": (DatabaseError,),
-    "retry_backoff": True,
-    "max_retries": 5,
-}
+
+def _turn_task(fun: Callable[[int, int], bool]) -> Task[[int, int], bool]:
+    """A turn task is safe to redeliver (it re-reads under the lock and checks the version),
+    so it is acknowledged only once done, and retried on a passing database error."""
+    return shared_task(
+        acks_late=True,
+        reject_on_worker_lost=True,
+        autoretry_for=(DatabaseError,),
+        retry_backoff=True,
+        max_retries=5,
+    )(fun)
 
 
-@shared_task(**_TURN_TASK)
+@_turn_task
 def play_bot_turn(match_id: int, version: int) -> bool:
     """Play the bot seat whose turn it was at ``version``; a no-op if the match moved on."""
     return services.bot_turn_play(match_id=match_id, expected_version=version)
 
 
-@shared_task(**_TURN_TASK)
+@_turn_task
 def expire_turn(match_id: int, version: int) -> bool:
     """The human turn at ``version`` ran out of time; a no-op if it was played."""
     return services.turn_expire(match_id=match_id, expected_version=version)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.test import RequestFactory
+from rest_framework.request import Request
 from rest_framework.test import APIClient
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
@@ -48,10 +49,10 @@ def test_client_ip_takes_the_nth_address_from_the_right(
     settings: Any, proxies: int, forwarded: str | None, remote: str, expected: str
 ) -> None:
     settings.BALOOT_TRUSTED_PROXIES = proxies
-    meta = {"REMOTE_ADDR": remote}
+    meta: dict[str, Any] = {"REMOTE_ADDR": remote}
     if forwarded is not None:
         meta["HTTP_X_FORWARDED_FOR"] = forwarded
-    assert client_ip(RequestFactory().get("/", **meta)) == expected
+    assert client_ip(RequestFactory(**meta).get("/")) == expected
 
 
 @pytest.mark.parametrize("proxies", [0, 1, 2])
@@ -64,11 +65,11 @@ def test_the_rule_is_drfs_num_proxies_rule(
     """Any stock DRF throttle (NUM_PROXIES) and ours agree, for every well-formed header."""
     settings.BALOOT_TRUSTED_PROXIES = proxies
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
-    meta = {"REMOTE_ADDR": "10.0.0.1"}
+    meta: dict[str, Any] = {"REMOTE_ADDR": "10.0.0.1"}
     if forwarded is not None:
         meta["HTTP_X_FORWARDED_FOR"] = forwarded
-    request = RequestFactory().get("/", **meta)
-    assert client_ip(request) == BaseThrottle().get_ident(request)
+    request = RequestFactory(**meta).get("/")
+    assert client_ip(request) == BaseThrottle().get_ident(Request(request))
 
 
 def test_the_default_trusts_no_proxy() -> None:

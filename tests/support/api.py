@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games import engine
@@ -62,7 +62,7 @@ def assert_field_errors(response: Any, expected: dict[str, str]) -> None:
 # --- What a match stores ---------------------------------------------------------------------
 
 
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
+def _plain(row: Mapping[str, Any]) -> dict[str, Any]:
     return {k: bytes(v) if isinstance(v, memoryview) else v for k, v in row.items()}
 
 
@@ -132,7 +132,7 @@ def fix_deal(
 # --- Moves over HTTP -------------------------------------------------------------------------
 
 
-def post_move(player: Player, match_id: int, move: dict[str, Any], **headers: str) -> Any:
+def post_move(player: Player, match_id: int, move: dict[str, Any], **headers: Any) -> Any:
     return player.client.post(match_url(match_id, "/moves"), move, format="json", **headers)
 
 
