@@ -6,8 +6,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.models import User
+from core import events
 from games import engine
 from games.errors import StaleVersion
+from games.events import SeatHandedToBot
 from games.models import Actor, Match, MatchStatus, Move, Seat
 from games.services.access import match_lock_seated, require_active
 from games.services.state import (
@@ -93,6 +95,7 @@ def seat_reclaim(seat: Seat) -> bool:
 def seat_replace_with_bot(*, match: Match, seat_index: int, level: str) -> Seat:
     """Hand a seat of a locked match to a bot for good (moderation; an all-bot table)."""
     seat = match.seat_at(seat_index)
+    user_id = seat.user_id
     seat.user = None
     seat.bot = level
     seat.away = False
@@ -106,4 +109,14 @@ def seat_replace_with_bot(*, match: Match, seat_index: int, level: str) -> Seat:
         match_start(match)
     else:
         version_bump(match)
+    if user_id is not None:
+        events.emit(
+            SeatHandedToBot(
+                match_id=match.pk,
+                version=match.version,
+                seat=seat_index,
+                user_id=user_id,
+                reason="staff",
+            )
+        )
     return seat

@@ -13,10 +13,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from core import clock
+from core import clock, events
 from games import engine
 from games.dealing import deck_names, new_salt, shuffled_deck
 from games.engine.codec import contract_to_dict, result_to_dict
+from games.events import MatchFinished, MatchStarted, TurnBegan, VersionCommitted
 from games.models import Match, MatchStatus, Round, RoundStatus
 from games.selectors.seats import is_automatic
 from games.services.scheduling import BOT_GRACE_SECONDS, FollowUp, schedule_on_commit
@@ -31,6 +32,7 @@ def match_start(match: Match) -> None:
     match.started_at = timezone.now()
     state = round_deal(match, state)
     state_store(match, state)
+    events.emit(MatchStarted(match_id=match.pk, version=match.version))
 
 
 def round_deal(match: Match, state: engine.GameState) -> engine.GameState:
@@ -79,6 +81,7 @@ def version_bump(match: Match, follow_up: FollowUp | None = None) -> None:
     match.save()
     if follow_up is not None:
         schedule_on_commit(match.pk, match.version, follow_up, match.deadline)
+    events.emit(VersionCommitted(match_id=match.pk, version=match.version))
 
 
 def state_store(match: Match, state: engine.GameState) -> None:
@@ -97,6 +100,19 @@ def state_store(match: Match, state: engine.GameState) -> None:
             match.deadline = now + timedelta(seconds=match.turn_seconds)
             follow_up = FollowUp.DEADLINE
     version_bump(match, follow_up)
+    if follow_up is FollowUp.DEADLINE:
+        assert match.to_act is not None and match.deadline is not None
+        seat = match.seat_at(match.to_act)
+        assert seat.user_id is not None  # a human turn: neither a bot's nor an away seat's
+        events.emit(
+            TurnBegan(
+                match_id=match.pk,
+                version=match.version,
+                seat=seat.index,
+                user_id=seat.user_id,
+                deadline=match.deadline,
+            )
+        )
 
 
 def match_finish(
@@ -115,6 +131,15 @@ def match_finish(
     match.to_act = None
     match.deadline = None
     version_bump(match)
+    events.emit(
+        MatchFinished(
+            match_id=match.pk,
+            version=match.version,
+            status=match.status,
+            winner_team=winner_team,
+            end_reason=reason,
+        )
+    )
 
 
 def snapshot_rewrite(match: Match, state: engine.GameState) -> None:

@@ -13,8 +13,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.crypto import salted_hmac
 
-from core import clock
+from core import clock, events
 from games import engine
+from games.events import SeatHandedToBot
 from games.models import Actor, Heartbeat, Match, MatchStatus, Seat
 from games.selectors.seats import is_automatic
 from games.services.moves import move_apply
@@ -150,9 +151,20 @@ def _timeout_move_commit(match_id: int, version: int, decided: AutomaticMove) ->
         return False
     match, seat = locked
     seat.timeouts_in_row += 1
-    seat.away = seat.timeouts_in_row >= settings.BALOOT["AWAY_AFTER_TIMEOUTS"]
+    went_away = not seat.away and seat.timeouts_in_row >= settings.BALOOT["AWAY_AFTER_TIMEOUTS"]
+    seat.away = seat.away or went_away
     seat.save(update_fields=["timeouts_in_row", "away"])
     move_apply(match=match, seat=seat.index, move=decided.move, actor=Actor.TIMEOUT)
+    if went_away:
+        events.emit(
+            SeatHandedToBot(
+                match_id=match.pk,
+                version=match.version,
+                seat=seat.index,
+                user_id=seat.user_id,
+                reason="timeouts",
+            )
+        )
     return True
 
 

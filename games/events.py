@@ -1,0 +1,59 @@
+"""The events a match emits (through ``core.events``) as it changes, inside the transaction.
+
+Each carries ids and public facts only, never a card: listeners (the live stream, push
+notifications) render what a given viewer may see through the selectors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True, slots=True)
+class VersionCommitted:
+    """Any change to a match: its version went up (moves, joins, starts, ends, staff)."""
+
+    match_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBegan:
+    """A human seat is to act, with a deadline (not emitted for bot or away seats)."""
+
+    match_id: int
+    version: int
+    seat: int
+    user_id: int
+    deadline: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    match_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFinished:
+    """A match ended: by the rules, resignation, adjudication (``winner_team`` set) or an
+    abort (``winner_team`` None)."""
+
+    match_id: int
+    version: int
+    status: str
+    winner_team: int | None
+    end_reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHandedToBot:
+    """A human seat is played by a bot now: ``away`` after timeouts (until the player is
+    back), or for good by a staff action."""
+
+    match_id: int
+    version: int
+    seat: int
+    user_id: int | None
+    reason: str  # "timeouts" | "staff"
