@@ -84,13 +84,19 @@ for (const [path, item] of Object.entries(docPaths)) {
   }
 }
 
-// Ajv stops at the first `nullable` without `type` in a schema; list every such place.
-const untypedNullables: string[] = [];
+// Ajv stops at the first `nullable` without `type` in a schema, and it honours `nullable` even in
+// a 3.1 document, where the keyword does not exist (JSON Schema 2020-12 validators ignore it, so
+// they refuse the nulls it was meant to allow). List every such place.
+const nullableDefects: string[] = [];
 function scan(node: Json, at: string): void {
   if (Array.isArray(node)) {
     node.forEach((child, index) => scan(child, `${at}/${index}`));
   } else if (isObject(node)) {
-    if (node["nullable"] !== undefined && node["type"] === undefined) untypedNullables.push(at);
+    if (node["nullable"] !== undefined && is31) {
+      nullableDefects.push(`${at}: \`nullable\` is not a keyword of OpenAPI 3.1 (use type [T, "null"])`);
+    } else if (node["nullable"] !== undefined && node["type"] === undefined) {
+      nullableDefects.push(`${at}: \`nullable\` without \`type\``);
+    }
     for (const [key, child] of Object.entries(node)) scan(child, `${at}/${pointer(key)}`);
   }
 }
@@ -172,10 +178,10 @@ for (const file of recordings) {
 const result = {
   openapi: oas,
   schemaDefects,
-  untypedNullables,
+  nullableDefects,
   received,
   validated,
   bodyDefects: [...findings.values()],
 };
 console.log(JSON.stringify(result, null, 2));
-process.exit(schemaDefects.length + untypedNullables.length + findings.size === 0 ? 0 : 1);
+process.exit(schemaDefects.length + nullableDefects.length + findings.size === 0 ? 0 : 1);
