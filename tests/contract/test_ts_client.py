@@ -120,9 +120,8 @@ def _play(build: Build, scenario: str, base_url: str, seed: int) -> dict[str, An
     assert outcome["finished"], outcome
     assert report["ok"], "strict validation failed:\n" + validation
     assert report["validated"] == len(played["exchanges"]) - _bodiless(played["exchanges"])
-    assert outcome["declareMissing"] == 0, (
-        f"{outcome['declareMissing']} views offered projects_available but no `declare` item in "
-        "legal_moves (api.md, Declarations)"
+    assert not outcome["findings"], "the contract (../shared/api.md) is not met:\n" + "\n".join(
+        outcome["findings"]
     )
     return outcome
 

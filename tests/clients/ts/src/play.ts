@@ -26,6 +26,8 @@ interface Outcome {
   // api.md: "While declaring is legal, legal_moves also holds exactly one declare item".
   declareMissing: number;
   declareOffered: number;
+  // Contract breaches that do not stop play; the test fails on any of them after the match.
+  findings: string[];
 }
 
 const [scenario, baseUrl, outPath, targetArg, seedArg] = process.argv.slice(2);
@@ -43,6 +45,7 @@ const outcome: Outcome = {
   finished: false,
   declareMissing: 0,
   declareOffered: 0,
+  findings: [],
 };
 const commitments = new Map<number, string>();
 const MOVE_LIMIT = 3000;
@@ -115,6 +118,12 @@ async function finishedChecks(player: Player, id: number): Promise<void> {
   const inbox = await player.api.GET("/api/v1/me/matches");
   check(inbox.data !== undefined, `inbox: ${inbox.response.status}`);
   check(inbox.data.results.some((entry) => entry.id === id), "the inbox lists the match");
+  if (inbox.response.headers.get("etag") === null) outcome.findings.push("GET /api/v1/me/matches sends no ETag");
+  if (outcome.declareMissing > 0) {
+    outcome.findings.push(
+      `${outcome.declareMissing} views listed projects_available but legal_moves held no declare item`,
+    );
+  }
   outcome.finished = true;
 }
 
