@@ -291,6 +291,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # OpenAPI 3.1: its schemas are JSON Schema 2020-12, so a nullable field is typed
+    # (`type: [T, "null"]`) rather than a bare `nullable: true` that strict validators reject.
+    "OAS_VERSION": "3.1.0",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
