@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import engine
-from games.engine.moves import project_to_dict
+from games.engine.codec import project_to_dict
 from games.engine.record import finished_round_to_dict
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from .cards import Card
 
@@ -70,16 +69,3 @@ class Play:
 
 
 Move = Bid | Double | Declare | Play
-
-
-# The record-format conversions moved to ``codec``; these names still resolve for callers
-# that import them from here (a module-level import would be a cycle: codec imports moves).
-_CODEC_NAMES = frozenset({"move_to_dict", "move_from_dict", "project_to_dict", "project_from_dict"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _CODEC_NAMES:
-        from . import codec
-
-        return getattr(codec, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,6 @@ another seat's unplayed cards or the stock. ``seat=None`` is a spectator's view 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .bidding import Contract
 from .cards import Card, cards_of
@@ -108,16 +107,3 @@ def observation(state: GameState, seat: int | None) -> Observation:
         projects_suggested=suggested,
         winner=state.winner,
     )
-
-
-# The JSON forms moved to ``codec``; these names still resolve for callers that import them
-# from here (a module-level import would be a cycle: codec imports observation).
-_CODEC_NAMES = frozenset({"contract_to_dict", "trick_to_dict", "observation_to_dict"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _CODEC_NAMES:
-        from . import codec
-
-        return getattr(codec, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

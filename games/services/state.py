@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import engine
 from games.dealing import commitment, deck_names, new_salt, shuffled_deck
-from games.engine.observation import contract_to_dict
+from games.engine.codec import contract_to_dict
 from games.engine.record import result_to_dict
 from games.models import Match, MatchStatus, Round, RoundStatus
 from games.selectors.seats import is_automatic
