@@ -18,13 +18,15 @@ from core.serializers import ProblemSerializer
 
 ErrorResponses = dict[tuple[int, str], OpenApiResponse]
 
-# The first code a description names (in backticks) is the example's code.
+# The example's code: the first one a description names in parentheses ("Bad `page_size`
+# (`invalid`)."), else the first one it names ("`stale_version` (with `current_version`)").
+_CODE_IN_PARENTHESES = re.compile(r"\(`([a-z][a-z0-9_]*)`")
 _CODE = re.compile(r"`([a-z][a-z0-9_]*)`")
 
 
 def problem(description: str, status: int | None = None) -> OpenApiResponse:
     examples = []
-    code = _CODE.search(description)
+    code = _CODE_IN_PARENTHESES.search(description) or _CODE.search(description)
     if status is not None and code is not None:
         examples.append(problem_example(status, code.group(1)))
     return OpenApiResponse(response=ProblemSerializer, description=description, examples=examples)
