@@ -4,9 +4,12 @@ schema's union members describe them."""
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Callable
 from typing import Any
 
+from games.models import Match
 from tests.api.helpers import (
     assert_field_errors,
     bid_hokum_round,
@@ -15,6 +18,7 @@ from tests.api.helpers import (
     post_move,
     to_act,
 )
+from tests.contract.strict import StrictSchema
 
 
 def test_while_declaring_is_legal_legal_moves_holds_the_suggested_declaration(
@@ -99,3 +103,58 @@ def test_a_null_suit_is_a_bid_s_alone(hokum_table: Callable[..., Any]) -> None:
         {"type": "declare", "projects": [{"kind": "sira", "cards": ["AS"]}], "suit": None},
     ):
         assert_field_errors(post_move(players[seat], match_id, body), {"suit": "invalid"})
+
+
+def _live_schema() -> dict[str, Any]:
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.renderers import OpenApiJsonRenderer
+
+    # Through the JSON renderer, as /api/schema/ serves it (lazy strings, int keys).
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    return json.loads(OpenApiJsonRenderer().render(document))
+
+
+def test_the_main_answers_of_a_whole_match_are_strictly_what_the_schema_says(
+    table: Callable[..., Any],
+) -> None:
+    strict = StrictSchema(_live_schema())
+
+    def get(player: Any, url: str, **params: Any) -> Any:
+        response = player.client.get(url, params)
+        _check(strict, "get", url, response)
+        return response.json()
+
+    view, players = table(target=1)
+    match_id = view["id"]
+    rng = random.Random(5)
+    for _ in range(500):
+        seat = to_act(match_id) if Match.objects.get(pk=match_id).status == "active" else None
+        if seat is None:
+            break
+        mine = get(players[seat], match_url(match_id))
+        move = rng.choice(mine["round"]["legal_moves"])
+        response = post_move(players[seat], match_id, {**move, "expected_version": mine["version"]})
+        assert response.status_code == 201, response.content
+        _check(strict, "post", match_url(match_id, "/moves"), response)
+        get(players[(seat + 1) % 4], match_url(match_id))
+        get(players[0], match_url(match_id, "/moves"), after=max(0, mine["version"] - 3))
+    else:
+        raise AssertionError("the match did not end")
+    get(players[0], match_url(match_id, "/rounds"))
+    get(players[0], match_url(match_id, "/record"))
+    get(players[0], match_url(match_id, "/rounds/1/record"))
+    get(players[0], "/api/v1/me/matches")
+    get(players[0], "/api/v1/matches")
+    assert strict.validated > 20
+    assert not strict.findings, strict.report()
+
+
+def _check(strict: StrictSchema, method: str, url: str, response: Any) -> None:
+    strict.check(
+        method,
+        url,
+        response.status_code,
+        response.get("Content-Type"),
+        {name.lower(): value for name, value in response.items()},
+        response.content,
+    )
