@@ -297,11 +297,11 @@ def test_etag_if_none_match_retry_after_and_415_are_declared(schema: dict) -> No
 
 def test_every_example_is_valid_against_the_schema_it_illustrates(schema: dict) -> None:
     from jsonschema import Draft202012Validator
-    from referencing import Registry, Resource
+    from referencing import Registry
     from referencing.jsonschema import DRAFT202012
 
     root = "https://schema.invalid/openapi.json"
-    registry = Registry().with_resource(root, Resource(schema, specification=DRAFT202012))
+    registry = Registry().with_resource(root, DRAFT202012.create_resource(schema))
     checked = []
     for at, node in _walk(schema["paths"]):
         if "schema" in node and "examples" in node:

@@ -35,7 +35,7 @@ class StrictSchema:
 
     def __post_init__(self) -> None:
         top = {k: v for k, v in self.document.items() if k != "$schema"}
-        resource = Resource(contents=top, specification=DRAFT202012)
+        resource: Resource[Any] = DRAFT202012.create_resource(top)
         self.registry: Registry[Any] = Registry().with_resource(ROOT, resource)
         self.templates = [
             (re.compile("^" + re.sub(r"\{[^}/]+\}", "[^/]+", path) + "$"), path)
