@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from core.serializers import StrictCharField, StrictRequestSerializer
 from games import engine
-from games.api.schema_enums import BID_CALLS, CARDS, DOUBLE_CALLS, SUITS
+from games.api.schema_enums import CARDS, SUITS
 from games.api.serializers.moves import (
     MAX_PROJECTS,
     REQUEST_MEMBERS,
@@ -88,8 +88,6 @@ class MoveRequestSerializer(StrictRequestSerializer):
     projects = ProjectRequestSerializer(many=True, required=False, max_length=MAX_PROJECTS)
     expected_version = serializers.IntegerField(min_value=0, required=False, allow_null=True)
 
-    _CALLS = {"bid": set(BID_CALLS), "double": set(DOUBLE_CALLS)}
-
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         move_type = attrs["type"]
         required, optional = member_fields(move_type)
@@ -106,7 +104,7 @@ class MoveRequestSerializer(StrictRequestSerializer):
         for name in sorted(present - required - optional):
             errors[name] = f"Not allowed in a {move_type} move."
         call = attrs.get("call")
-        if call is not None and move_type in self._CALLS and call not in self._CALLS[move_type]:
+        if call is not None and "call" in member and call not in member["call"].choices:
             errors["call"] = f"Not a {move_type} call."
         if errors:
             raise serializers.ValidationError(errors, code="invalid")
