@@ -6,6 +6,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+TS_CLIENT := tests/clients/ts
+TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
 .PHONY: run test lint format bench bench-load bots-eval schema demo clean system-deps
@@ -15,6 +17,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# The TypeScript client the contract tests compile and play (exact versions from its lockfile).
+$(TS_STAMP): $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
+	cd $(TS_CLIENT) && npm ci --no-audit --no-fund
+	touch $(TS_STAMP)
 
 # Debian packages the test suite drives: headless Chromium for the admin browser check.
 system-deps:
@@ -29,7 +36,7 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m games.engine play --seed 1 --bot easy
 
-test: $(STAMP) system-deps
+test: $(STAMP) $(TS_STAMP) system-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # mypy with the Django and DRF plugins over the whole project, tests included ([tool.mypy]).

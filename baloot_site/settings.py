@@ -281,9 +281,28 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Baloot API",
     "DESCRIPTION": (
         "Turn-based Baloot for mobile clients. The server is the referee: every move goes "
-        "through the rules engine; clients read legality and scores. Errors are RFC 9457 "
-        "problem details with a stable `code`."
+        "through the rules engine; clients read legality and scores, and play from "
+        "`round.legal_moves` (which includes the suggested declaration while declaring is "
+        "legal).\n\n"
+        "- **Auth**: `Authorization: Bearer <token>` from `POST /api/v1/auth/register` or "
+        "`/auth/login`, one token per device.\n"
+        "- **Versions**: every change bumps the match `version`; reads carry it in the body "
+        "and in `ETag`, and `If-None-Match` answers 304. A move may send `expected_version` "
+        "(409 `stale_version` with `current_version` when stale) and an `Idempotency-Key` "
+        "header so that a retry never plays twice.\n"
+        "- **Errors** are RFC 9457 problem details (`application/problem+json`) with a stable "
+        "`code` (the `ErrorCodeEnum` component lists them all); 429 and 503 carry "
+        "`Retry-After` in whole seconds.\n"
+        "- **Fair dealing**: each round's `deck_commitment` is the lowercase hex SHA-256 of "
+        'the UTF-8 text `salt + ":" + ",".join(deck)`, where `salt` is 32 random hex '
+        "characters and `deck` the 32 card names in dealing order. The round's record "
+        "(`GET /api/v1/matches/{id}/rounds/{number}/record`, once the round is over) reveals "
+        "`deck` and `salt`, so anyone can recompute it.\n\n"
+        "A guide for client developers is `docs/clients.md` in this service's repository."
     ),
+    # Paths in this document are absolute ("/api/v1/..."): the one server is the host that
+    # serves the document, whatever its name.
+    "SERVERS": [{"url": "/", "description": "The server that serves this document."}],
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI and ReDoc assets ship with the app (no CDN needed).
@@ -291,10 +310,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # OpenAPI 3.1: its schemas are JSON Schema 2020-12, so a nullable field is typed
+    # (`type: [T, "null"]`) rather than a bare `nullable: true` that strict validators reject.
+    "OAS_VERSION": "3.1.0",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "baloot_site.schema.add_error_code_enum",
+        "core.docs.add_transport_answers",
+        "core.docs.tidy_discriminated_unions",
     ],
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "games.models.MatchStatus",
@@ -309,6 +333,10 @@ SPECTACULAR_SETTINGS = {
         "CardEnum": "games.api.schema_enums.CARDS",
         "ContractKindEnum": ["hokum", "sun", "ashkal"],
         "ModeEnum": ["hokum", "sun"],
+        "BidCallEnum": "games.api.schema_enums.BID_CALLS",
+        "DoubleCallEnum": "games.api.schema_enums.DOUBLE_CALLS",
+        "CallEnum": "games.api.schema_enums.CALLS",
+        "CallTypeEnum": ["bid", "double"],
         "RoundStatusEnum": ["complete", "redeal"],
         "ReportReasonEnum": "moderation.models.ReportReason",
         "ReportStatusEnum": "moderation.models.ReportStatus",

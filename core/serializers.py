@@ -6,10 +6,11 @@ documents the one error shape (``core.problems``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -45,10 +46,55 @@ class StrictRequestSchema(OpenApiSerializerExtension):
     target_class = StrictRequestSerializer
     match_subclasses = True
 
+    def get_name(self, auto_schema: Any, direction: Any) -> str | None:
+        # drf-spectacular appends "Request" to request components (COMPONENT_SPLIT_REQUEST),
+        # so `MatchCreateRequestSerializer` would publish as `MatchCreateRequestRequest`; the
+        # class name's own "Request" is dropped for it to publish as `MatchCreateRequest`.
+        target = self.target if isinstance(self.target, type) else type(self.target)
+        name = target.__name__.removesuffix("Serializer")
+        return name.removesuffix("Request") or name
+
     def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
         schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
         schema["additionalProperties"] = False
+        # A request field with a default may be left out, but code generators read `default`
+        # as "always present" (openapi-typescript makes such a field required), so `{}` would
+        # not compile as a create body. The default is stated in words instead; the server
+        # applies it as before.
+        for prop in schema.get("properties", {}).values():
+            if "default" in prop:
+                default = json.dumps(prop.pop("default"))
+                # First, so that the enum hook (which moves a trailing "* `value`" list
+                # to the enum component) leaves it with the field.
+                said = f"Defaults to `{default}` when left out."
+                prop["description"] = (
+                    f"{said}\n\n{prop['description']}" if prop.get("description") else said
+                )
         return schema
+
+
+class ConstField(serializers.Field):
+    """A string that must be exactly ``value``: the discriminator of a union member (a move's
+    ``type``). Published as ``const`` so a generated client types it as that literal."""
+
+    def __init__(self, value: str, **kwargs: Any) -> None:
+        self.value = value
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if data != self.value:
+            raise serializers.ValidationError(f"Must be {self.value!r}.", code="invalid_choice")
+        return self.value
+
+    def to_representation(self, value: Any) -> str:
+        return self.value
+
+
+class ConstFieldSchema(OpenApiSerializerFieldExtension):
+    target_class = ConstField
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        return {"type": "string", "const": self.target.value}
 
 
 class StrictCharField(serializers.CharField):

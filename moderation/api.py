@@ -6,7 +6,7 @@ moderation's own view: games knows nothing of moderation.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -57,6 +57,13 @@ class MatchReportsView(GenericAPIView):
         operation_id="matches_reports_create",
         parameters=[MATCH_ID],
         request=ReportRequestSerializer,
+        examples=[
+            OpenApiExample(
+                "Report stalling",
+                value={"seat": 3, "reason": "stalling", "comment": "Lets the clock run out."},
+                request_only=True,
+            )
+        ],
         responses={
             201: ReportViewSerializer,
             **docs.errors(

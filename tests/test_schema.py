@@ -165,3 +165,194 @@ def test_every_published_code_is_in_the_schema(schema: dict) -> None:
     assert enum == ERROR_CODES
     problem = schema["components"]["schemas"]["Problem"]["properties"]["code"]
     assert problem == {"$ref": "#/components/schemas/ErrorCodeEnum"}
+
+
+# --- The contract, exact (issue 10 item 9) ---------------------------------------------------
+
+
+def _walk(node: object, at: str = "#"):  # type: ignore[no-untyped-def]
+    if isinstance(node, dict):
+        yield at, node
+        for key, child in node.items():
+            yield from _walk(child, f"{at}/{key}")
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from _walk(child, f"{at}/{index}")
+
+
+def test_no_nullable_keyword_and_no_doubled_component_names(schema: dict) -> None:
+    assert schema["openapi"].startswith("3.1")
+    assert [at for at, node in _walk(schema) if "nullable" in node] == []
+    names = schema["components"]["schemas"]
+    assert [n for n in names if n.endswith("RequestRequest")] == []
+    assert {"MoveRequest", "MatchCreateRequest", "MatchJoinRequest", "RegisterRequest"} <= set(
+        names
+    )
+
+
+def test_request_schemas_state_defaults_in_words_not_as_default(schema: dict) -> None:
+    # A `default` makes openapi-typescript require the field, so `{}` would not compile.
+    for name, component in schema["components"]["schemas"].items():
+        if name.endswith("Request"):
+            for prop, spec in component.get("properties", {}).items():
+                assert "default" not in spec, (name, prop)
+    create = schema["components"]["schemas"]["MatchCreateRequest"]
+    assert "required" not in create
+    assert "86400" in create["properties"]["turn_seconds"]["description"]
+
+
+MEMBERS = {
+    "bid": ({"type", "call"}, {"suit"}),
+    "double": ({"type", "call"}, set()),
+    "declare": ({"type", "projects"}, set()),
+    "play": ({"type", "card"}, set()),
+}
+
+
+def _members(schema: dict, union: str) -> dict[str, dict]:
+    components = schema["components"]["schemas"]
+    out = {}
+    for ref in components[union]["oneOf"]:
+        member = components[ref["$ref"].rsplit("/", 1)[1]]
+        out[member["properties"]["type"]["const"]] = member
+    return out
+
+
+def test_moves_are_a_union_on_type_in_the_request_legal_moves_and_the_log(schema: dict) -> None:
+    components = schema["components"]["schemas"]
+    body = schema["paths"]["/api/v1/matches/{id}/moves"]["post"]["requestBody"]["content"]
+    assert body["application/json"]["schema"] == {"$ref": "#/components/schemas/MoveRequest"}
+    legal = components["RoundView"]["properties"]["legal_moves"]["items"]
+    assert legal == {"$ref": "#/components/schemas/LegalMove"}
+    logged = components["MoveLog"]["properties"]["results"]["items"]
+    assert logged == {"$ref": "#/components/schemas/MoveLogEntry"}
+    log_fields = {"seq", "version", "round", "seat", "actor", "created_at"}
+    for union, extra_required, extra_optional in (
+        ("MoveRequest", set(), {"expected_version"}),
+        ("LegalMove", set(), set()),
+        ("MoveLogEntry", log_fields, set()),
+    ):
+        members = _members(schema, union)
+        assert set(members) == set(MEMBERS), union
+        for move_type, member in members.items():
+            required, optional = MEMBERS[move_type]
+            assert set(member["required"]) == required | extra_required, (union, move_type)
+            assert set(member["properties"]) == required | optional | extra_required | (
+                extra_optional
+            ), (union, move_type)
+    for move_type, member in _members(schema, "MoveRequest").items():
+        assert member["additionalProperties"] is False, move_type
+    bid = _members(schema, "MoveRequest")["bid"]["properties"]["call"]
+    assert bid == {"$ref": "#/components/schemas/BidCallEnum"}
+
+
+def test_calls_kinds_suits_and_cards_are_enums_wherever_they_appear(schema: dict) -> None:
+    components = schema["components"]["schemas"]
+    ref = "#/components/schemas/"
+    assert components["CallView"]["properties"]["type"] == {"$ref": ref + "CallTypeEnum"}
+    assert components["CallView"]["properties"]["call"] == {"$ref": ref + "CallEnum"}
+    kinds = components["PublicProjects"]["properties"]["kinds"]["items"]
+    assert kinds == {"$ref": ref + "ProjectKindEnum"}
+    for name in ("LoggedProject", "DeclaredProject", "ProjectView", "ProjectRequest"):
+        assert components[name]["properties"]["kind"] == {"$ref": ref + "ProjectKindEnum"}, name
+    action = components["RecordAction"]["properties"]
+    assert action["type"] == {"$ref": ref + "MoveTypeEnum"}
+    assert action["call"] == {"$ref": ref + "CallEnum"}
+    assert action["suit"] == {"$ref": ref + "SuitEnum"}
+    assert action["card"] == {"$ref": ref + "CardEnum"}
+
+
+VIEW_ANSWERS = [
+    ("/api/v1/matches", "post", "201"),
+    ("/api/v1/matches/{id}", "get", "200"),
+    ("/api/v1/matches/{id}", "get", "304"),
+    ("/api/v1/matches/{id}/join", "post", "200"),
+    ("/api/v1/matches/{id}/leave", "post", "200"),
+    ("/api/v1/matches/{id}/resign", "post", "200"),
+    ("/api/v1/matches/{id}/back", "post", "200"),
+    ("/api/v1/matches/{id}/moves", "post", "201"),
+    ("/api/v1/me/matches", "get", "200"),
+    ("/api/v1/me/matches", "get", "304"),
+]
+
+
+def test_etag_if_none_match_retry_after_and_415_are_declared(schema: dict) -> None:
+    paths = schema["paths"]
+    for path, method, status in VIEW_ANSWERS:
+        assert "ETag" in paths[path][method]["responses"][status].get("headers", {}), (
+            path,
+            method,
+            status,
+        )
+    for path in ("/api/v1/matches/{id}", "/api/v1/me/matches"):
+        names = {p["name"] for p in paths[path]["get"]["parameters"] if p["in"] == "header"}
+        assert "If-None-Match" in names, path
+    for path, operations in paths.items():
+        for method, op in operations.items():
+            if "429" in op["responses"]:
+                assert "Retry-After" in op["responses"]["429"]["headers"], (method, path)
+            if "requestBody" in op:
+                assert "415" in op["responses"], (method, path)
+
+
+def test_every_example_is_valid_against_the_schema_it_illustrates(schema: dict) -> None:
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
+    root = "https://schema.invalid/openapi.json"
+    registry = Registry().with_resource(root, DRAFT202012.create_resource(schema))
+    checked = []
+    for at, node in _walk(schema["paths"]):
+        if "schema" in node and "examples" in node:
+            validator = Draft202012Validator(
+                node["schema"]
+                if "$ref" not in node["schema"]
+                else {"$ref": root + node["schema"]["$ref"]},
+                registry=registry,
+            )
+            for name, example in node["examples"].items():
+                errors = [e.message for e in validator.iter_errors(example["value"])]
+                assert errors == [], (at, name, errors[:3])
+                checked.append((at, name))
+    bodies = [
+        op["requestBody"]["content"]
+        for operations in schema["paths"].values()
+        for op in operations.values()
+        if "requestBody" in op
+    ]
+    for content in bodies:
+        assert all(media.get("examples") for media in content.values()), content
+    assert len(checked) > 20
+
+
+def test_servers_commitment_and_the_client_guide_are_in_the_description(schema: dict) -> None:
+    assert schema["servers"]
+    description = schema["info"]["description"]
+    assert 'salt + ":" + ",".join(deck)' in description
+    assert "docs/clients.md" in description
+    assert (ROOT / "docs" / "clients.md").is_file()
+
+
+def test_the_readme_the_guide_and_the_schema_point_only_inside_the_repository(
+    schema: dict,
+) -> None:
+    import json
+    import re
+
+    texts = {
+        "README.md": (ROOT / "README.md").read_text(),
+        "docs/clients.md": (ROOT / "docs" / "clients.md").read_text(),
+        "schema": json.dumps(schema),
+    }
+    for name, text in texts.items():
+        assert "../" not in text, name
+        assert "shared/" not in text, name
+    # Markdown links to files resolve inside the repository.
+    for name in ("README.md", "docs/clients.md"):
+        base = (ROOT / name).parent
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", texts[name]):
+            if "://" in target:
+                continue
+            assert (base / target).resolve().is_relative_to(ROOT), (name, target)
+            assert (base / target).exists(), (name, target)

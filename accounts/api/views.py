@@ -3,7 +3,7 @@ are served by ``games.api.me``.)"""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -36,6 +36,13 @@ class RegisterView(APIView):
     @extend_schema(
         operation_id="auth_register",
         request=RegisterRequestSerializer,
+        examples=[
+            OpenApiExample(
+                "Register",
+                value={"username": "amal", "password": "a long password", "display_name": "Amal"},
+                request_only=True,
+            )
+        ],
         responses={
             201: AuthAnswerSerializer,
             **docs.errors(
@@ -68,6 +75,13 @@ class LoginView(APIView):
     @extend_schema(
         operation_id="auth_login",
         request=LoginRequestSerializer,
+        examples=[
+            OpenApiExample(
+                "Log in",
+                value={"username": "amal", "password": "a long password"},
+                request_only=True,
+            )
+        ],
         responses={
             200: AuthAnswerSerializer,
             **docs.errors(

@@ -14,6 +14,28 @@ from games.models import Match, Seat
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
 
 
+def etag_header(*statuses: int) -> OpenApiParameter:
+    """The ``ETag`` response header of the answers (by status) that carry a match view."""
+    return OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=list(statuses),
+        description=(
+            "The match version as this caller sees it; send it back in If-None-Match "
+            "for a 304 until the match changes."
+        ),
+    )
+
+
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="An ETag from an earlier answer: 304 (no body) while it is still current.",
+)
+
+
 def view_response(match: Match, seat: Seat | None, status_code: int = 200) -> Response:
     body = selectors.match_view(match, seat)
     return Response(body, status=status_code, headers={"ETag": etag(match, seat)})

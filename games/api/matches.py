@@ -14,8 +14,17 @@ from core import docs
 from core.errors import InvalidInput
 from core.parsing import refuse_body, validated_body
 from games import selectors, services
+from games.api import examples as ex
 from games.api import serializers as s
-from games.api.common import MATCH_ID, etag, if_none_match, match_pk, view_response
+from games.api.common import (
+    IF_NONE_MATCH,
+    MATCH_ID,
+    etag,
+    etag_header,
+    if_none_match,
+    match_pk,
+    view_response,
+)
 from games.api.pagination import CURSOR, PAGE_SIZE
 from games.models import Match, MatchStatus
 
@@ -27,9 +36,15 @@ class MatchesResource(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_create",
+        parameters=[etag_header(201)],
         request=s.MatchCreateRequestSerializer,
+        examples=ex.MATCH_CREATE_REQUESTS,
         responses={
-            201: s.MatchViewSerializer,
+            201: OpenApiResponse(
+                s.MatchViewSerializer,
+                description="The new match as its creator sees it (`invite_code` when private).",
+                examples=[ex.MATCH_VIEW],
+            ),
             **docs.errors((400, "Invalid options (`invalid`)."), base=docs.AUTH_ERRORS),
         },
         summary="Create a match (the creator takes seat 0)",
@@ -103,10 +118,16 @@ class MatchesResource(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_retrieve",
-        parameters=[MATCH_ID],
+        parameters=[MATCH_ID, IF_NONE_MATCH, etag_header(200, 304)],
         responses={
-            200: s.MatchViewSerializer,
-            304: OpenApiResponse(description="Not modified since the ETag sent in If-None-Match."),
+            200: OpenApiResponse(
+                s.MatchViewSerializer,
+                description="The match as you may see it.",
+                examples=[ex.MATCH_VIEW],
+            ),
+            304: OpenApiResponse(
+                description="Not modified since the ETag sent in If-None-Match (no body)."
+            ),
             **docs.MATCH_ERRORS,
         },
         summary="The match as you may see it (your hand and legal moves when seated)",
@@ -120,8 +141,9 @@ class MatchesResource(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_join",
-        parameters=[MATCH_ID],
+        parameters=[MATCH_ID, etag_header(200)],
         request=s.MatchJoinRequestSerializer,
+        examples=ex.MATCH_JOIN_REQUESTS,
         responses={
             200: s.MatchViewSerializer,
             **docs.errors(
@@ -141,7 +163,7 @@ class MatchesResource(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_leave",
-        parameters=[MATCH_ID],
+        parameters=[MATCH_ID, etag_header(200)],
         request=None,
         responses={
             200: s.MatchViewSerializer,
@@ -161,7 +183,7 @@ class MatchesResource(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_resign",
-        parameters=[MATCH_ID],
+        parameters=[MATCH_ID, etag_header(200)],
         request=None,
         responses={
             200: s.MatchViewSerializer,
@@ -181,7 +203,7 @@ class MatchesResource(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_back",
-        parameters=[MATCH_ID],
+        parameters=[MATCH_ID, etag_header(200)],
         request=None,
         responses={
             200: s.MatchViewSerializer,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -13,9 +13,10 @@ from core import docs
 from core.errors import InvalidInput
 from core.parsing import validated_body
 from games import engine, selectors, services
+from games.api import examples as ex
 from games.api import idempotency
 from games.api import serializers as s
-from games.api.common import MATCH_ID, int_param, match_pk
+from games.api.common import MATCH_ID, etag_header, int_param, match_pk
 from games.api.pagination import PAGE_SIZE, page_size_from
 
 
@@ -33,12 +34,31 @@ class MovesResource(viewsets.GenericViewSet):
                 "Idempotency-Key",
                 str,
                 OpenApiParameter.HEADER,
-                description="Retry-safe key: the same key and body return the first answer.",
+                description=(
+                    "Retry-safe key (at most 200 characters), scoped to you and the match and "
+                    "kept 24 hours: the same key and body return the first answer (with "
+                    "`Idempotent-Replayed: true`); the same key with another body is 422 "
+                    "`idempotency_key_reused`."
+                ),
+            ),
+            etag_header(201),
+            OpenApiParameter(
+                "Idempotent-Replayed",
+                str,
+                OpenApiParameter.HEADER,
+                response=[201],
+                enum=["true"],
+                description="Present when this answer is the stored one of an earlier request.",
             ),
         ],
-        request=s.MoveRequestSerializer,
+        request=s.MOVE_REQUEST,
+        examples=ex.MOVE_REQUESTS,
         responses={
-            201: s.MatchViewSerializer,
+            201: OpenApiResponse(
+                s.MatchViewSerializer,
+                description="The move was made: your new view of the match.",
+                examples=[ex.MATCH_VIEW],
+            ),
             **docs.errors(
                 (400, "Not a valid move body (`invalid`, `malformed`)."),
                 (403, "Not seated in this match (`not_a_player`)."),
@@ -66,7 +86,7 @@ class MovesResource(viewsets.GenericViewSet):
             PAGE_SIZE,
         ],
         responses={
-            200: s.MoveLogSerializer,
+            200: OpenApiResponse(s.MoveLogSerializer, examples=[ex.MOVE_LOG]),
             **docs.errors((400, "Bad `after` or `page_size` (`invalid`).")),
         },
         summary="The public move log after a version",

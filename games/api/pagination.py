@@ -139,7 +139,15 @@ class NewestFirstCursor(CursorPagination):
             "type": "object",
             "required": ["results", "next"],
             "properties": {
-                "next": {"type": "string", "nullable": True, "format": "uri"},
+                # OpenAPI 3.1 (JSON Schema 2020-12) types a nullable value; `nullable` is
+                # not a keyword there and strict validators refuse it.
+                "next": {
+                    "type": ["string", "null"],
+                    "format": "uri",
+                    "description": "The next page (absolute URL), or null on the last one.",
+                    # Read by drf-spectacular to wrap a list's examples in a page.
+                    "example": None,
+                },
                 "results": schema,
             },
         }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -10,8 +10,10 @@ from rest_framework.response import Response
 
 from core import docs
 from games import records, selectors
+from games.api import examples as ex
 from games.api import serializers as s
-from games.api.common import MATCH_ID, match_pk
+from games.api.common import MATCH_ID, int_param, match_pk
+from games.api.pagination import PAGE_SIZE, page_size_from
 from games.errors import MatchNotFinished, RoundNotFinished, RoundNotFound
 from games.models import MatchStatus, Round, RoundStatus
 
@@ -21,16 +23,35 @@ class RecordsResource(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_rounds_list",
-        parameters=[MATCH_ID],
-        responses={200: s.ScoreSheetSerializer, **docs.MATCH_ERRORS},
+        parameters=[
+            MATCH_ID,
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0, "maximum": 2**62},
+                description="Only rounds numbered after this one (the `next` link sets it).",
+            ),
+            PAGE_SIZE,
+        ],
+        responses={
+            200: OpenApiResponse(s.ScoreSheetSerializer, examples=[ex.SCORE_SHEET]),
+            **docs.errors((400, "Bad `after` or `page_size` (`invalid`).")),
+        },
         summary="The score sheet: one row per finished round",
     )
     @action(detail=True, methods=["get"])
     def rounds(self, request: Request, pk: str) -> Response:
         match, _ = selectors.match_for_viewer(match_pk(pk), request.user)
-        return Response(
-            {"results": selectors.score_sheet(match), "next": None, "scores": match.scores}
-        )
+        after = int_param(request, "after", 0)
+        size = page_size_from(request)
+        # One row more than the page tells whether there is a next page.
+        rows = selectors.score_sheet(match, after, limit=size + 1)
+        page, more = rows[:size], len(rows) > size
+        next_url = None
+        if more:
+            next_url = request.build_absolute_uri(
+                f"{request.path}?after={page[-1]['number']}&page_size={size}"
+            )
+        return Response({"results": page, "next": next_url, "scores": match.scores})
 
     @extend_schema(
         operation_id="matches_rounds_record_retrieve",

@@ -12,11 +12,18 @@ write path. The modules:
 
 from games.selectors.lists import inbox_for, lobby, match_summary, matches_visible_to
 from games.selectors.logs import move_log, score_sheet
-from games.selectors.seats import etag_for, is_automatic, match_for_viewer, seat_json
+from games.selectors.seats import (
+    etag_for,
+    inbox_etag,
+    is_automatic,
+    match_for_viewer,
+    seat_json,
+)
 from games.selectors.views import match_view
 
 __all__ = [
     "etag_for",
+    "inbox_etag",
     "inbox_for",
     "is_automatic",
     "lobby",

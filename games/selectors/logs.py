@@ -40,9 +40,17 @@ def move_log(match: Match, viewer: Seat | None, after: int, limit: int) -> list[
     return out
 
 
-def score_sheet(match: Match) -> list[dict[str, Any]]:
+def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+    """The finished rounds numbered after ``after``, in order, at most ``limit`` of them."""
+    rounds = (
+        Round.objects.filter(match=match, number__gt=after)
+        .exclude(status=RoundStatus.IN_PROGRESS)
+        .order_by("number")
+    )
+    if limit is not None:
+        rounds = rounds[:limit]
     rows = []
-    for rnd in Round.objects.filter(match=match).exclude(status=RoundStatus.IN_PROGRESS):
+    for rnd in rounds:
         result = rnd.result or {}
         rows.append(
             {

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping
 from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
 
 from accounts.models import User
 from games.errors import MatchNotFound
@@ -49,3 +54,10 @@ def seat_json(seat: Seat) -> dict[str, Any]:
 def etag_for(match_id: int, version: int, seat_index: int | None) -> str:
     """Identifies the match version as this caller sees it (api.md "ETag")."""
     return f'W/"m{match_id}-v{version}-s{"x" if seat_index is None else seat_index}"'
+
+
+def inbox_etag(page: Mapping[str, Any]) -> str:
+    """A page of the inbox as it renders (api.md "ETag"): a digest of its content, so it
+    changes exactly when the page would."""
+    text = json.dumps(page, cls=DjangoJSONEncoder, sort_keys=True, separators=(",", ":"))
+    return f'W/"inbox-{hashlib.sha256(text.encode()).hexdigest()[:32]}"'

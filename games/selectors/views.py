@@ -50,6 +50,14 @@ def match_view(match: Match, viewer: Seat | None) -> dict[str, Any]:
         human_turn = acting_seat is not None and not is_automatic(acting_seat)
         current["deadline"] = match.deadline if human_turn else None
         current["deck_commitment"] = commitments.get(state.round_no)
+        if current["legal_moves"] and current["projects_suggested"]:
+            # api.md "Declarations": while declaring is legal, legal_moves holds the suggested
+            # declaration, postable as it is, so a client that plays from legal_moves declares.
+            # The engine's legal_moves leaves declarations out (they are checked when made);
+            # bots and records rely on that, so the item is added here, for clients only.
+            current["legal_moves"].append(
+                {"type": "declare", "projects": current["projects_suggested"]}
+            )
         if match.status != MatchStatus.ACTIVE:
             # Ended mid-round (resigned, adjudicated, abandoned): nobody is to move any more.
             current.update(

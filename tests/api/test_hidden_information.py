@@ -100,6 +100,10 @@ def check_view(body: dict[str, Any], state: engine.GameState, seat: int | None) 
         assert rnd["hand"] == hand_names(state, seat)
         if seat == acting:
             expected = [engine.move_to_dict(m) for m in engine.legal_moves(state)]
+            # api.md "Declarations": while declaring is legal, the suggested declaration too.
+            suggested = engine.observation(state, seat).projects_suggested
+            if suggested:
+                expected.append(engine.move_to_dict(engine.Declare(suggested)))
             assert rnd["legal_moves"] == expected
             assert expected
         else:

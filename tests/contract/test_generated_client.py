@@ -3,7 +3,8 @@
 (its ``api`` functions and ``models``), as a mobile team's generated client would play them.
 
 The generator must produce the client with no warnings (``--fail-on-warning``); if it stumbles,
-the schema is what needs fixing.
+the schema is what needs fixing. Every answer the generated client receives is validated
+against the schema strictly (``tests.contract.strict``).
 """
 
 from __future__ import annotations
@@ -20,17 +21,51 @@ from typing import Any
 
 import pytest
 
+from tests.contract.strict import StrictSchema
 from tests.support.workers import WorkerProcess, wait_for
 
 PACKAGE = "baloot_generated_client"
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 
 
-class Generated:
-    """The generated package's modules, imported by name."""
+# The request member of the move union for each move type (api.md's move bodies).
+MOVE_MEMBERS = {
+    "bid": "BidMoveRequest",
+    "double": "DoubleMoveRequest",
+    "declare": "DeclareMoveRequest",
+    "play": "PlayMoveRequest",
+}
 
-    def __init__(self, root: ModuleType) -> None:
+
+class Generated:
+    """The generated package's modules, imported by name, and the strict check of every
+    answer its clients receive."""
+
+    def __init__(self, root: ModuleType, strict: StrictSchema) -> None:
         self.root = root
+        self.strict = strict
+
+    def http_args(self) -> dict[str, Any]:
+        """httpx options for a generated client: each answer is checked as it arrives."""
+
+        def check(response: Any) -> None:
+            response.read()
+            self.strict.check(
+                response.request.method,
+                str(response.request.url),
+                response.status_code,
+                response.headers.get("content-type"),
+                {k.lower(): v for k, v in response.headers.items()},
+                response.content,
+            )
+
+        return {"event_hooks": {"response": [check]}}
+
+    def assert_strictly_valid(self) -> None:
+        assert self.strict.validated > 0
+        assert not self.strict.findings, "answers the schema does not describe:\n" + (
+            self.strict.report()
+        )
 
     def __getattr__(self, dotted: str) -> ModuleType:
         return importlib.import_module(f"{PACKAGE}.{dotted}")
@@ -75,7 +110,9 @@ def generated(live_server: Any, tmp_path: Path, no_throttling: None) -> Any:
     assert "Warning" not in result.stdout + result.stderr, result.stdout + result.stderr
     sys.path.insert(0, str(tmp_path / "src"))
     try:
-        yield Generated(importlib.import_module(PACKAGE))
+        gen = Generated(importlib.import_module(PACKAGE), StrictSchema(schema))
+        yield gen
+        gen.assert_strictly_valid()
     finally:
         sys.path.remove(str(tmp_path / "src"))
         for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
@@ -88,17 +125,22 @@ class Player:
     def __init__(self, gen: Generated, base_url: str, name: str) -> None:
         self.gen = gen
         models = gen.models
-        anonymous = gen.client.Client(base_url=base_url, raise_on_unexpected_status=True)
+        anonymous = gen.client.Client(
+            base_url=base_url, raise_on_unexpected_status=True, httpx_args=gen.http_args()
+        )
         answer = gen.api("auth", "auth_register").sync(
             client=anonymous,
-            body=models.RegisterRequestRequest(
+            body=models.RegisterRequest(
                 username=name, password="correct horse battery", display_name=name.title()
             ),
         )
         assert isinstance(answer, models.AuthAnswer), answer
         self.user_id = answer.user.id
         self.client = gen.client.AuthenticatedClient(
-            base_url=base_url, token=answer.token, raise_on_unexpected_status=True
+            base_url=base_url,
+            token=answer.token,
+            raise_on_unexpected_status=True,
+            httpx_args=gen.http_args(),
         )
 
     def view(self, match_id: int) -> Any:
@@ -109,9 +151,10 @@ class Player:
     def play(self, view: Any, rng: random.Random) -> Any:
         """Post one of the view's legal moves, as it is, through the generated models."""
         models = self.gen.models
-        legal = rng.choice(view.round_.legal_moves)
-        body = models.MoveRequestRequest.from_dict(legal.to_dict())
-        body.expected_version = view.version
+        legal = rng.choice(view.round_.legal_moves).to_dict()
+        # The union member of the same type, with the version the move was chosen at.
+        member = getattr(models, MOVE_MEMBERS[legal["type"]])
+        body = member.from_dict({**legal, "expected_version": view.version})
         answer = self.gen.api("matches", "matches_moves_create").sync(
             view.id, client=self.client, body=body
         )
@@ -154,7 +197,7 @@ def test_four_humans_play_a_whole_match_through_the_generated_client(
 
     created = gen.api("matches", "matches_create").sync(
         client=players[0].client,
-        body=models.MatchCreateRequestRequest(
+        body=models.MatchCreateRequest(
             target=40, visibility=models.VisibilityEnum.PRIVATE, turn_seconds=3600
         ),
     )
@@ -165,7 +208,7 @@ def test_four_humans_play_a_whole_match_through_the_generated_client(
         joined = gen.api("matches", "matches_join").sync(
             created.id,
             client=player.client,
-            body=models.MatchJoinRequestRequest(seat=seat, code=created.invite_code),
+            body=models.MatchJoinRequest(seat=seat, code=created.invite_code),
         )
         assert isinstance(joined, models.MatchView), joined
         assert joined.my_seat == seat
@@ -185,7 +228,7 @@ def test_four_humans_play_a_whole_match_through_the_generated_client(
             refused = gen.api("matches", "matches_moves_create").sync(
                 created.id,
                 client=players[(view.round_.to_act + 1) % 4].client,
-                body=models.MoveRequestRequest(type_=models.MoveTypeEnum.BID, call="pass"),
+                body=models.BidMoveRequest(type_="bid", call=models.BidCallEnum.PASS),
             )
             assert isinstance(refused, models.Problem), refused
             assert refused.code == models.ErrorCodeEnum.NOT_YOUR_TURN
@@ -203,7 +246,7 @@ def test_one_human_plays_three_bots_through_the_generated_client(
     human = Player(gen, live_server.url, "soloist")
     created = gen.api("matches", "matches_create").sync(
         client=human.client,
-        body=models.MatchCreateRequestRequest(
+        body=models.MatchCreateRequest(
             target=40,
             turn_seconds=600,
             bots=models.BotSeats(

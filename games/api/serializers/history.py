@@ -5,43 +5,19 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games import engine
-from games.api.schema_enums import CARDS, SUITS
+from games.api.schema_enums import CALLS, CARDS, SUITS
 from games.api.serializers.match_view import (
+    COMMITMENT_HELP,
     ContractViewSerializer,
     ProjectsResultSerializer,
     ProjectViewSerializer,
 )
-from games.models import (
-    Actor,
-    EndReason,
-)
-
-
-class LoggedProjectSerializer(serializers.Serializer):
-    kind = serializers.CharField()
-    cards = serializers.ListField(
-        child=serializers.ChoiceField(choices=CARDS),
-        allow_null=True,
-        help_text="null for other seats until trick 1 of that round is complete",
-    )
-
-
-class MoveLogEntrySerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    version = serializers.IntegerField()
-    round = serializers.IntegerField()
-    seat = serializers.IntegerField()
-    actor = serializers.ChoiceField(choices=Actor.choices)
-    type = serializers.ChoiceField(choices=[t.value for t in engine.moves.MoveType])
-    call = serializers.CharField(required=False)
-    suit = serializers.ChoiceField(choices=SUITS, required=False)
-    card = serializers.ChoiceField(choices=CARDS, required=False)
-    projects = LoggedProjectSerializer(many=True, required=False)
-    created_at = serializers.DateTimeField()
+from games.api.serializers.moves import MoveLogEntryField
+from games.models import EndReason
 
 
 class MoveLogSerializer(serializers.Serializer):
-    results = MoveLogEntrySerializer(many=True)
+    results = serializers.ListField(child=MoveLogEntryField())
     next = serializers.URLField(allow_null=True)
     version = serializers.IntegerField()
 
@@ -71,10 +47,10 @@ class ScoreSheetSerializer(serializers.Serializer):
 
 class RecordActionSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    type = serializers.CharField()
-    call = serializers.CharField(required=False)
-    suit = serializers.CharField(required=False)
-    card = serializers.CharField(required=False)
+    type = serializers.ChoiceField(choices=[t.value for t in engine.moves.MoveType])
+    call = serializers.ChoiceField(choices=CALLS, required=False)
+    suit = serializers.ChoiceField(choices=SUITS, required=False)
+    card = serializers.ChoiceField(choices=CARDS, required=False)
     projects = ProjectViewSerializer(many=True, required=False)
 
 
@@ -82,7 +58,7 @@ class RecordRoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     deck = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
     salt = serializers.CharField()
-    commitment = serializers.CharField()
+    commitment = serializers.CharField(help_text=COMMITMENT_HELP)
     actions = RecordActionSerializer(many=True)
 
 

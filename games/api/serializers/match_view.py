@@ -7,13 +7,19 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games import engine
-from games.api.schema_enums import CARDS, PHASES, SUITS
+from games.api.schema_enums import CALLS, CARDS, PHASES, SUITS
+from games.api.serializers.moves import PROJECT_KINDS, LegalMoveField, ProjectViewSerializer
 from games.models import (
     BotLevel,
     EndReason,
     MatchStatus,
     Visibility,
+)
+
+COMMITMENT_HELP = (
+    'Fair dealing: the lowercase hex SHA-256 of the UTF-8 text salt + ":" + the deck\'s 32 '
+    'card names in dealing order joined by ",", where salt is 32 random hex characters. '
+    "The round's record reveals deck and salt once the round is over."
 )
 
 
@@ -28,8 +34,8 @@ class SeatViewSerializer(serializers.Serializer):
 
 class CallViewSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    type = serializers.CharField()
-    call = serializers.CharField()
+    type = serializers.ChoiceField(choices=["bid", "double"])
+    call = serializers.ChoiceField(choices=CALLS)
     suit = serializers.ChoiceField(choices=SUITS, required=False)
 
 
@@ -57,22 +63,10 @@ class CurrentTrickSerializer(serializers.Serializer):
     cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
 
 
-class ProjectViewSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=[k.value for k in engine.ProjectKind])
-    cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
-
-
 class PublicProjectsSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    kinds = serializers.ListField(child=serializers.CharField())
+    kinds = serializers.ListField(child=serializers.ChoiceField(choices=PROJECT_KINDS))
     projects = ProjectViewSerializer(many=True, allow_null=True)
-
-
-class LegalMoveSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=[t.value for t in engine.moves.MoveType])
-    call = serializers.CharField(required=False)
-    suit = serializers.ChoiceField(choices=SUITS, required=False)
-    card = serializers.ChoiceField(choices=CARDS, required=False)
 
 
 class RoundViewSerializer(serializers.Serializer):
@@ -80,7 +74,7 @@ class RoundViewSerializer(serializers.Serializer):
     dealer = serializers.IntegerField()
     phase = serializers.ChoiceField(choices=PHASES)
     face_up = serializers.ChoiceField(choices=CARDS, allow_null=True)
-    deck_commitment = serializers.CharField(allow_null=True)
+    deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
     to_act = serializers.IntegerField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
     hand = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
@@ -96,14 +90,22 @@ class RoundViewSerializer(serializers.Serializer):
     trick_counts = serializers.ListField(child=serializers.IntegerField())
     projects = PublicProjectsSerializer(many=True)
     baloot = serializers.ListField(child=serializers.IntegerField())
-    legal_moves = LegalMoveSerializer(many=True)
+    legal_moves = serializers.ListField(
+        child=LegalMoveField(),
+        help_text=(
+            "The caller's legal moves (empty when it is not their turn), each a body to POST "
+            "to /moves as it is. While declaring is legal it holds one `declare` item, the "
+            "suggested declaration (`projects_suggested`); any other choice from "
+            "`projects_available` may be posted too."
+        ),
+    )
     projects_available = ProjectViewSerializer(many=True)
     projects_suggested = ProjectViewSerializer(many=True)
 
 
 class DeclaredProjectSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=PROJECT_KINDS)
     cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
 
 
@@ -140,7 +142,7 @@ class FinishedRoundSerializer(serializers.Serializer):
     declarations = SeatProjectsSerializer(many=True)
     result = RoundResultSerializer()
     scores_after = serializers.ListField(child=serializers.IntegerField())
-    deck_commitment = serializers.CharField(allow_null=True)
+    deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
 
 
 class MatchViewSerializer(serializers.Serializer):

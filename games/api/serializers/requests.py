@@ -11,6 +11,12 @@ from rest_framework import serializers
 from core.serializers import StrictCharField, StrictRequestSerializer
 from games import engine
 from games.api.schema_enums import CARDS, SUITS
+from games.api.serializers.moves import (
+    MAX_PROJECTS,
+    REQUEST_MEMBERS,
+    ProjectRequestSerializer,
+    member_fields,
+)
 from games.models import (
     BotLevel,
     Visibility,
@@ -69,48 +75,36 @@ class MatchJoinRequestSerializer(StrictRequestSerializer):
     code = StrictCharField(max_length=32, required=False, allow_blank=True)
 
 
-class ProjectSerializer(StrictRequestSerializer):
-    kind = serializers.ChoiceField(choices=[k.value for k in engine.ProjectKind])
-    cards = serializers.ListField(
-        child=serializers.ChoiceField(choices=CARDS), min_length=1, max_length=8
-    )
-
-
+# The move body's schema is the union in ``games.api.serializers.moves`` (MOVE_REQUEST); this
+# serializer parses a body against the same members: each type's own fields, required ones
+# required, no field of another type (`invalid`, naming it) and no unknown one
+# (`unknown_field`). One flat parser rather than the members themselves keeps the field-error
+# codes clients already rely on (a play without a card is `card: invalid`).
 class MoveRequestSerializer(StrictRequestSerializer):
-    """A move, as in the record format's actions without ``seat``."""
-
-    type = serializers.ChoiceField(choices=[t.value for t in engine.moves.MoveType])
-    call = StrictCharField(
-        required=False,
-        help_text="bid: pass/hokum/sun/ashkal; double: pass/double/triple/four/gahwa",
-    )
+    type = serializers.ChoiceField(choices=list(REQUEST_MEMBERS))
+    call = StrictCharField(required=False)
     suit = serializers.ChoiceField(choices=SUITS, required=False, allow_null=True)
     card = serializers.ChoiceField(choices=CARDS, required=False)
-    projects = ProjectSerializer(many=True, required=False, max_length=4)
+    projects = ProjectRequestSerializer(many=True, required=False, max_length=MAX_PROJECTS)
     expected_version = serializers.IntegerField(min_value=0, required=False, allow_null=True)
-
-    _FIELDS_BY_TYPE = {
-        "bid": ({"call"}, {"suit"}),
-        "double": ({"call"}, set()),
-        "declare": ({"projects"}, set()),
-        "play": ({"card"}, set()),
-    }
-    _CALLS = {
-        "bid": {c.value for c in engine.Call},
-        "double": {c.value for c in engine.DoubleCall},
-    }
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         move_type = attrs["type"]
-        required, optional = self._FIELDS_BY_TYPE[move_type]
-        present = {k for k in ("call", "suit", "card", "projects") if attrs.get(k) is not None}
+        required, optional = member_fields(move_type)
+        member = REQUEST_MEMBERS[move_type]().fields
+        # A null counts as absent only where the member allows null (a bid's `suit`).
+        present = {
+            k
+            for k in ("call", "suit", "card", "projects")
+            if k in attrs and (attrs[k] is not None or k not in member or not member[k].allow_null)
+        }
         errors: dict[str, str] = {}
         for name in sorted(required - present):
             errors[name] = f"Required for a {move_type} move."
         for name in sorted(present - required - optional):
             errors[name] = f"Not allowed in a {move_type} move."
         call = attrs.get("call")
-        if call is not None and move_type in self._CALLS and call not in self._CALLS[move_type]:
+        if call is not None and "call" in member and call not in member["call"].choices:
             errors["call"] = f"Not a {move_type} call."
         if errors:
             raise serializers.ValidationError(errors, code="invalid")

@@ -1,0 +1,208 @@
+"""Moves as a union discriminated by ``type``, in the three places a move appears.
+
+- the request body of ``POST /matches/{id}/moves`` (``MoveRequest``: each member may carry
+  ``expected_version``),
+- the items of the view's ``legal_moves`` (``LegalMove``: move fields only, postable as they
+  are),
+- the items of the move log (``MoveLogEntry``: the move with who made it and when).
+
+Each member names exactly its own fields, so a generated client cannot build a ``play``
+without a ``card`` or a ``bid`` with a doubling call. ``MoveRequestSerializer`` parses the
+body with the same members' fields (``games.api.serializers.requests``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from core.serializers import ConstField, StrictRequestSerializer
+from games import engine
+from games.api.schema_enums import BID_CALLS, CARDS, DOUBLE_CALLS, SUITS
+from games.models import Actor
+
+PROJECT_KINDS = [k.value for k in engine.ProjectKind]
+# A declaration holds at most 2 projects by the rules; the body allows a few more so that the
+# engine, not the parser, names a rule broken (invalid_project).
+MAX_PROJECTS = 4
+
+
+class ProjectRequestSerializer(StrictRequestSerializer):
+    kind = serializers.ChoiceField(choices=PROJECT_KINDS)
+    cards = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARDS), min_length=1, max_length=8
+    )
+
+
+# --- the request body's members ---------------------------------------------------------------
+# Fields common to every member come first in each (drf-spectacular keeps declaration order).
+
+
+def _expected_version() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="The match version this move was chosen at; a stale one is 409 stale_version.",
+    )
+
+
+class BidMoveRequestSerializer(StrictRequestSerializer):
+    type = ConstField("bid")
+    call = serializers.ChoiceField(choices=BID_CALLS)
+    suit = serializers.ChoiceField(
+        choices=SUITS,
+        required=False,
+        allow_null=True,
+        help_text="The trump suit of a hokum bid in the second bidding round.",
+    )
+    expected_version = _expected_version()
+
+
+class DoubleMoveRequestSerializer(StrictRequestSerializer):
+    type = ConstField("double")
+    call = serializers.ChoiceField(choices=DOUBLE_CALLS)
+    expected_version = _expected_version()
+
+
+class DeclareMoveRequestSerializer(StrictRequestSerializer):
+    type = ConstField("declare")
+    projects = ProjectRequestSerializer(many=True, max_length=MAX_PROJECTS)
+    expected_version = _expected_version()
+
+
+class PlayMoveRequestSerializer(StrictRequestSerializer):
+    type = ConstField("play")
+    card = serializers.ChoiceField(choices=CARDS)
+    expected_version = _expected_version()
+
+
+REQUEST_MEMBERS: dict[str, type[StrictRequestSerializer]] = {
+    "bid": BidMoveRequestSerializer,
+    "double": DoubleMoveRequestSerializer,
+    "declare": DeclareMoveRequestSerializer,
+    "play": PlayMoveRequestSerializer,
+}
+
+MOVE_REQUEST = PolymorphicProxySerializer(
+    component_name="Move",
+    serializers=REQUEST_MEMBERS,
+    resource_type_field_name="type",
+    many=False,
+)
+
+
+# --- legal_moves items -----------------------------------------------------------------------
+
+
+class ProjectViewSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=PROJECT_KINDS)
+    cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
+
+
+class BidMoveSerializer(serializers.Serializer):
+    type = ConstField("bid")
+    call = serializers.ChoiceField(choices=BID_CALLS)
+    suit = serializers.ChoiceField(choices=SUITS, required=False)
+
+
+class DoubleMoveSerializer(serializers.Serializer):
+    type = ConstField("double")
+    call = serializers.ChoiceField(choices=DOUBLE_CALLS)
+
+
+class DeclareMoveSerializer(serializers.Serializer):
+    type = ConstField("declare")
+    projects = ProjectViewSerializer(many=True)
+
+
+class PlayMoveSerializer(serializers.Serializer):
+    type = ConstField("play")
+    card = serializers.ChoiceField(choices=CARDS)
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="LegalMove",
+        serializers={
+            "bid": BidMoveSerializer,
+            "double": DoubleMoveSerializer,
+            "declare": DeclareMoveSerializer,
+            "play": PlayMoveSerializer,
+        },
+        resource_type_field_name="type",
+        many=False,
+    )
+)
+class LegalMoveField(serializers.DictField):
+    """One item of ``legal_moves``: a move body that can be posted as it is."""
+
+
+# --- move log items --------------------------------------------------------------------------
+
+
+class LoggedProjectSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=PROJECT_KINDS)
+    cards = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARDS),
+        allow_null=True,
+        help_text="null for other seats until trick 1 of that round is complete",
+    )
+
+
+class _LogEntrySerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The match version this move produced.")
+    round = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    actor = serializers.ChoiceField(choices=Actor.choices)
+    created_at = serializers.DateTimeField()
+
+
+class BidLogEntrySerializer(_LogEntrySerializer):
+    type = ConstField("bid")
+    call = serializers.ChoiceField(choices=BID_CALLS)
+    suit = serializers.ChoiceField(choices=SUITS, required=False)
+
+
+class DoubleLogEntrySerializer(_LogEntrySerializer):
+    type = ConstField("double")
+    call = serializers.ChoiceField(choices=DOUBLE_CALLS)
+
+
+class DeclareLogEntrySerializer(_LogEntrySerializer):
+    type = ConstField("declare")
+    projects = LoggedProjectSerializer(many=True)
+
+
+class PlayLogEntrySerializer(_LogEntrySerializer):
+    type = ConstField("play")
+    card = serializers.ChoiceField(choices=CARDS)
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="MoveLogEntry",
+        serializers={
+            "bid": BidLogEntrySerializer,
+            "double": DoubleLogEntrySerializer,
+            "declare": DeclareLogEntrySerializer,
+            "play": PlayLogEntrySerializer,
+        },
+        resource_type_field_name="type",
+        many=False,
+    )
+)
+class MoveLogEntryField(serializers.DictField):
+    """One item of the move log."""
+
+
+def member_fields(move_type: str) -> tuple[set[str], set[str]]:
+    """The required and the optional move fields of one request member (without ``type`` and
+    ``expected_version``): what ``MoveRequestSerializer`` checks a body against."""
+    fields: dict[str, Any] = REQUEST_MEMBERS[move_type]().fields
+    names = set(fields) - {"type", "expected_version"}
+    required = {name for name in names if fields[name].required}
+    return required, names - required

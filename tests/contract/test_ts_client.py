@@ -1,0 +1,154 @@
+"""A TypeScript client, as a web or React Native team would build one: openapi-typescript
+generates bindings from the live server's ``/api/schema/`` with its default options, the program
+in tests/clients/ts/src (openapi-fetch over those bindings, nothing hand-typed) is compiled with
+``tsc --strict`` and plays whole matches, and every answer it received is validated against the
+schema by Ajv in strict mode.
+
+The TypeScript side is installed by ``make test`` (``npm ci`` in tests/clients/ts). Nothing here
+loosens the generator, the compiler or the validator: when one of them stumbles, the schema is
+what needs fixing, and the failure message says where.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.contract.conftest import WorkerProcess
+
+TS_CLIENT = Path(__file__).resolve().parents[1] / "clients" / "ts"
+NODE_MODULES = TS_CLIENT / "node_modules"
+TARGET = 1  # the lowest target the create serializer allows: one round decides the match
+
+
+@dataclass
+class Build:
+    root: Path
+    schema: Path
+    tsc_ok: bool
+    tsc_output: str = field(repr=False)
+
+    def node(self, script: str, *args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+        return _run(["node", str(self.root / "dist" / script), *args], self.root, timeout)
+
+
+def _run(command: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+@pytest.fixture(scope="module")
+def ts_build(live_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """Bindings generated from the live schema and the program compiled, in a scratch copy."""
+    assert shutil.which("node"), "node is not installed"
+    assert (NODE_MODULES / ".bin" / "tsc").exists(), (
+        f"{NODE_MODULES} is missing: `make test` installs it (npm ci in {TS_CLIENT})"
+    )
+    root = tmp_path_factory.mktemp("ts-client")
+    for name in ("package.json", "tsconfig.json"):
+        shutil.copy(TS_CLIENT / name, root / name)
+    shutil.copytree(TS_CLIENT / "src", root / "src")
+    (root / "node_modules").symlink_to(NODE_MODULES, target_is_directory=True)
+
+    schema = root / "schema.json"
+    with urllib.request.urlopen(f"{live_server.url}/api/schema/?format=json") as answer:
+        schema.write_bytes(answer.read())
+
+    bin_dir = NODE_MODULES / ".bin"
+    generated = _run(
+        [str(bin_dir / "openapi-typescript"), "schema.json", "-o", "src/schema.d.ts"], root, 120
+    )
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    # noEmitOnError is off, so the validator and the program exist even when the check fails;
+    # the match tests refuse to run them unless the check passed.
+    compiled = _run([str(bin_dir / "tsc"), "-p", ".", "--strict"], root, 300)
+    return Build(
+        root=root,
+        schema=schema,
+        tsc_ok=compiled.returncode == 0,
+        tsc_output=compiled.stdout + compiled.stderr,
+    )
+
+
+def _require_compiled(build: Build) -> None:
+    assert build.tsc_ok, "the TypeScript client does not compile:\n" + build.tsc_output
+
+
+def _validate(build: Build, *recordings: Path) -> dict[str, Any]:
+    result = build.node("validate.js", str(build.schema), *map(str, recordings), timeout=120)
+    assert result.stdout, result.stderr
+    report: dict[str, Any] = json.loads(result.stdout)
+    report["ok"] = result.returncode == 0
+    return report
+
+
+def _play(build: Build, scenario: str, base_url: str, seed: int) -> dict[str, Any]:
+    _require_compiled(build)
+    recording = build.root / f"{scenario}-recording.json"
+    started = time.monotonic()
+    result = build.node(
+        "play.js", scenario, base_url, str(recording), str(TARGET), str(seed), timeout=300
+    )
+    elapsed = time.monotonic() - started
+    assert recording.exists(), result.stdout + result.stderr
+    played = json.loads(recording.read_text())
+    # The answers are validated whether or not the match got to its end.
+    report = _validate(build, recording)
+    validation = json.dumps(report, indent=2)
+    assert result.returncode == 0, (
+        f"the {scenario} match failed after {elapsed:.1f}s:\n{played['failure'] or result.stderr}"
+        f"\n--- strict validation of the {len(played['exchanges'])} answers received ---\n"
+        + validation
+    )
+    outcome = played["outcome"]
+    assert outcome["finished"], outcome
+    assert report["ok"], "strict validation failed:\n" + validation
+    assert report["validated"] == len(played["exchanges"]) - _bodiless(played["exchanges"])
+    assert not outcome["findings"], "the contract (../shared/api.md) is not met:\n" + "\n".join(
+        outcome["findings"]
+    )
+    return outcome
+
+
+def _bodiless(exchanges: list[dict[str, Any]]) -> int:
+    return sum(1 for exchange in exchanges if exchange["body"] == "")
+
+
+def test_bindings_compile_under_tsc_strict(ts_build: Build) -> None:
+    _require_compiled(ts_build)
+
+
+def test_the_schema_compiles_under_a_strict_validator(ts_build: Build) -> None:
+    report = _validate(ts_build)
+    assert report["ok"], "the schema does not compile strictly:\n" + json.dumps(report, indent=2)
+
+
+def test_four_humans_play_a_private_match_through_the_ts_client(
+    ts_build: Build, live_server: Any, no_throttling: None
+) -> None:
+    outcome = _play(ts_build, "humans", live_server.url, seed=7)
+    assert outcome["moves"] > 0
+
+
+@pytest.mark.worker
+def test_one_human_plays_three_bots_through_the_ts_client(
+    ts_build: Build, live_server: Any, worker: WorkerProcess, no_throttling: None
+) -> None:
+    outcome = _play(ts_build, "bots", live_server.url, seed=11)
+    assert outcome["moves"] > 0
