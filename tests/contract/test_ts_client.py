@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.contract.conftest import WorkerProcess
+from tests.support.workers import WorkerProcess
 
 TS_CLIENT = Path(__file__).resolve().parents[1] / "clients" / "ts"
 NODE_MODULES = TS_CLIENT / "node_modules"
