@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from games.models import Match
-from tests.api.helpers import (
+from tests.contract.strict import StrictSchema
+from tests.support.api import (
     assert_field_errors,
     bid_hokum_round,
     match_url,
@@ -18,7 +19,6 @@ from tests.api.helpers import (
     post_move,
     to_act,
 )
-from tests.contract.strict import StrictSchema
 
 
 def test_while_declaring_is_legal_legal_moves_holds_the_suggested_declaration(
