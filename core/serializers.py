@@ -133,5 +133,7 @@ class ProblemSerializer(serializers.Serializer):
     status = serializers.IntegerField()
     detail = serializers.CharField()
     code = ErrorCodeField()
-    errors = ProblemFieldErrorSerializer(many=True, required=False)
+    # The API's field is `errors` (RFC 9457 extension); this serializer only documents the
+    # schema and is never validated, so Serializer.errors is never read on it.
+    errors = ProblemFieldErrorSerializer(many=True, required=False)  # type: ignore[assignment]
     current_version = serializers.IntegerField(required=False)

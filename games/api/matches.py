@@ -10,6 +10,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.authentication import request_user
 from core import docs
 from core.errors import InvalidInput
 from core.parsing import refuse_body, validated_body
@@ -52,14 +53,14 @@ class MatchesResource(viewsets.GenericViewSet):
     def create(self, request: Request) -> Response:
         data = validated_body(s.MatchCreateRequestSerializer, request.data)
         match = services.match_create(
-            creator=request.user,
+            creator=request_user(request),
             ruleset=data["ruleset"],
             target=data["target"],
             turn_seconds=data["turn_seconds"],
             visibility=data["visibility"],
             bots=data["bots"],
         )
-        _, seat = selectors.match_for_viewer(match.pk, request.user)
+        _, seat = selectors.match_for_viewer(match.pk, request_user(request))
         return view_response(match, seat, status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -79,7 +80,7 @@ class MatchesResource(viewsets.GenericViewSet):
         summary="Matches you sit in, and public ones",
     )
     def list(self, request: Request) -> Response:
-        queryset = selectors.matches_visible_to(request.user)
+        queryset = selectors.matches_visible_to(request_user(request))
         wanted = request.query_params.get("status")
         if wanted is not None:
             if wanted not in MatchStatus.values:
@@ -108,11 +109,10 @@ class MatchesResource(viewsets.GenericViewSet):
         return self._page(selectors.lobby().prefetch_related("seats__user"))
 
     def _page(self, queryset: QuerySet[Match]) -> Response:
+        user = request_user(self.request)
         page = self.paginate_queryset(queryset)
         assert page is not None
-        return self.get_paginated_response(
-            [selectors.match_summary(m, self.request.user) for m in page]
-        )
+        return self.get_paginated_response([selectors.match_summary(m, user) for m in page])
 
     # --- one match ---------------------------------------------------------------------------
 
@@ -133,7 +133,7 @@ class MatchesResource(viewsets.GenericViewSet):
         summary="The match as you may see it (your hand and legal moves when seated)",
     )
     def retrieve(self, request: Request, pk: str) -> Response | HttpResponse:
-        match, seat = selectors.match_for_viewer(match_pk(pk), request.user)
+        match, seat = selectors.match_for_viewer(match_pk(pk), request_user(request))
         tag = etag(match, seat)
         if tag in if_none_match(request):
             return HttpResponse(status=304, headers={"ETag": tag})
@@ -157,7 +157,10 @@ class MatchesResource(viewsets.GenericViewSet):
     def join(self, request: Request, pk: str) -> Response:
         data = validated_body(s.MatchJoinRequestSerializer, request.data)
         match = services.match_join(
-            match_id=match_pk(pk), user=request.user, seat=data.get("seat"), code=data.get("code")
+            match_id=match_pk(pk),
+            user=request_user(request),
+            seat=data.get("seat"),
+            code=data.get("code"),
         )
         return self._seated_view(match)
 
@@ -178,7 +181,7 @@ class MatchesResource(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def leave(self, request: Request, pk: str) -> Response:
         refuse_body(request.data)
-        match = services.match_leave(match_id=match_pk(pk), user=request.user)
+        match = services.match_leave(match_id=match_pk(pk), user=request_user(request))
         return view_response(match, None)
 
     @extend_schema(
@@ -198,7 +201,7 @@ class MatchesResource(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def resign(self, request: Request, pk: str) -> Response:
         refuse_body(request.data)
-        match = services.match_resign(match_id=match_pk(pk), user=request.user)
+        match = services.match_resign(match_id=match_pk(pk), user=request_user(request))
         return self._seated_view(match)
 
     @extend_schema(
@@ -218,9 +221,9 @@ class MatchesResource(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def back(self, request: Request, pk: str) -> Response:
         refuse_body(request.data)
-        match = services.seat_come_back(match_id=match_pk(pk), user=request.user)
+        match = services.seat_come_back(match_id=match_pk(pk), user=request_user(request))
         return self._seated_view(match)
 
     def _seated_view(self, match: Match) -> Response:
-        match, seat = selectors.match_for_viewer(match.pk, self.request.user)
+        match, seat = selectors.match_for_viewer(match.pk, request_user(self.request))
         return view_response(match, seat)

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import selectors as account_selectors
+from accounts.authentication import request_user
 from core import docs
 from games import selectors
 from games.api import examples as ex
@@ -32,7 +33,7 @@ class MeView(APIView):
         summary="Your profile and statistics",
     )
     def get(self, request: Request) -> Response:
-        user = request.user
+        user = request_user(request)
         return Response(
             {
                 **account_selectors.user_json(user),
@@ -78,11 +79,10 @@ class InboxView(GenericAPIView):
         summary="Your matches: your turn first, then by deadline",
     )
     def get(self, request: Request) -> Response | HttpResponse:
-        page = self.paginate_queryset(selectors.inbox_for(request.user))
+        user = request_user(request)
+        page = self.paginate_queryset(selectors.inbox_for(user))
         assert page is not None
-        response = self.get_paginated_response(
-            [selectors.match_summary(m, request.user) for m in page]
-        )
+        response = self.get_paginated_response([selectors.match_summary(m, user) for m in page])
         # The page's own content names it: every change that moves a match in the inbox
         # (a move, a deadline, a seat going away, a name) changes the rendered page.
         tag = selectors.inbox_etag(response.data)

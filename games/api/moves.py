@@ -9,6 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.authentication import request_user
 from core import docs
 from core.errors import InvalidInput
 from core.parsing import validated_body
@@ -96,8 +97,10 @@ class MovesResource(viewsets.GenericViewSet):
         if request.method == "GET":
             return self._move_log(request, match_pk(pk))
         # Validated for shape here; the engine parses the move itself from the same fields.
-        expected = validated_body(s.MoveRequestSerializer, request.data).get("expected_version")
-        payload = {k: v for k, v in request.data.items() if k != "expected_version"}
+        data = request.data
+        expected = validated_body(s.MoveRequestSerializer, data).get("expected_version")
+        assert isinstance(data, dict)  # validated_body refuses any other body with a 400
+        payload = {k: v for k, v in data.items() if k != "expected_version"}
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
             raise InvalidInput("Idempotency-Key is at most 200 characters.")
@@ -105,12 +108,13 @@ class MovesResource(viewsets.GenericViewSet):
         fingerprint = idempotency.request_fingerprint({**payload, "expected_version": expected})
         # One transaction and one lock around the replay check, the move, the rendering and
         # the stored answer: a retry racing this one waits here and then replays our answer.
+        user = request_user(request)
         with transaction.atomic():
-            match, seat = services.match_lock_seated(match_id=match_pk(pk), user=request.user)
+            match, seat = services.match_lock_seated(match_id=match_pk(pk), user=user)
             stored = None
             if key:
                 stored = idempotency.stored_answer(
-                    user=request.user, match=match, key=key, fingerprint=fingerprint
+                    user=user, match=match, key=key, fingerprint=fingerprint
                 )
             if stored is not None:
                 body, status_code = stored.body, stored.status_code
@@ -120,7 +124,7 @@ class MovesResource(viewsets.GenericViewSet):
                 body, status_code = selectors.match_view(match, seat), status.HTTP_201_CREATED
                 if key:
                     idempotency.answer_store(
-                        user=request.user,
+                        user=user,
                         match=match,
                         key=key,
                         fingerprint=fingerprint,
@@ -133,7 +137,7 @@ class MovesResource(viewsets.GenericViewSet):
         return Response(body, status=status_code, headers=headers)
 
     def _move_log(self, request: Request, match_id: int) -> Response:
-        match, seat = selectors.match_for_viewer(match_id, request.user)
+        match, seat = selectors.match_for_viewer(match_id, request_user(request))
         after = int_param(request, "after", 0)
         size = page_size_from(request)
         # One entry more than the page tells whether there is a next page.

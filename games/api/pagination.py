@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -27,18 +28,15 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from core.errors import InvalidField
 
 MAX_PAGE_SIZE = 100
-PAGE_SIZE_SCHEMA = {
-    "type": "integer",
-    "minimum": 1,
-    "description": f"Items per page, at most {MAX_PAGE_SIZE} (larger values are capped).",
-}
+PAGE_SIZE_DESCRIPTION = f"Items per page, at most {MAX_PAGE_SIZE} (larger values are capped)."
 PAGE_SIZE = OpenApiParameter(
-    "page_size", {"type": "integer", "minimum": 1}, description=PAGE_SIZE_SCHEMA["description"]
+    "page_size", {"type": "integer", "minimum": 1}, description=PAGE_SIZE_DESCRIPTION
 )
 
 CURSOR = OpenApiParameter(
@@ -113,7 +111,10 @@ class NewestFirstCursor(CursorPagination):
         except ValueError:  # binascii.Error and UnicodeError are ValueErrors
             raise NotFound(self.invalid_cursor_message) from None
         return Cursor(
-            offset=min(offset, self.offset_cutoff), reverse=reverse == "1", position=position
+            offset=min(offset, self.offset_cutoff),
+            reverse=reverse == "1",
+            # The stubs type it int; DRF's position is the text of the ordering field's value.
+            position=position,  # type: ignore[arg-type]
         )
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
@@ -129,7 +130,7 @@ class NewestFirstCursor(CursorPagination):
                 "name": "page_size",
                 "required": False,
                 "in": "query",
-                "description": PAGE_SIZE_SCHEMA["description"],
+                "description": PAGE_SIZE_DESCRIPTION,
                 "schema": {"type": "integer", "minimum": 1},
             },
         ]
@@ -152,9 +153,7 @@ class NewestFirstCursor(CursorPagination):
             },
         }
 
-    def get_paginated_response(self, data):  # type: ignore[no-untyped-def]
-        from rest_framework.response import Response
-
+    def get_paginated_response(self, data: Any) -> Response:
         return Response({"next": self.get_next_link(), "results": data})
 
 
@@ -187,8 +186,10 @@ class KeysetCursor(NewestFirstCursor):
     keys: tuple[SortKey, ...] = ()
 
     def paginate_queryset(
-        self, queryset: QuerySet[Any], request: Request, view: Any = None
+        self, queryset: QuerySet[Any, Any] | Sequence[Any], request: Request, view: Any = None
     ) -> list[Any]:
+        if not isinstance(queryset, QuerySet):
+            raise TypeError("keyset pagination orders and filters a QuerySet")
         self.base_url = request.build_absolute_uri()
         self.page_size = self.get_page_size(request)
         after = self._decode(request.query_params.get(self.cursor_query_param))
@@ -203,6 +204,8 @@ class KeysetCursor(NewestFirstCursor):
     def get_next_link(self) -> str | None:
         if not self.has_next:
             return None
+        # Both set by paginate_queryset, which comes first.
+        assert self.page is not None and self.base_url is not None
         last = self.page[-1]
         values = [_json_value(getattr(last, key.field)) for key in self.keys]
         raw = base64.urlsafe_b64encode(json.dumps(values, separators=(",", ":")).encode())

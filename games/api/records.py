@@ -8,6 +8,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.authentication import request_user
 from core import docs
 from games import records, selectors
 from games.api import examples as ex
@@ -40,7 +41,7 @@ class RecordsResource(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["get"])
     def rounds(self, request: Request, pk: str) -> Response:
-        match, _ = selectors.match_for_viewer(match_pk(pk), request.user)
+        match, _ = selectors.match_for_viewer(match_pk(pk), request_user(request))
         after = int_param(request, "after", 0)
         size = page_size_from(request)
         # One row more than the page tells whether there is a next page.
@@ -67,7 +68,7 @@ class RecordsResource(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["get"], url_path=r"rounds/(?P<number>[0-9]+)/record")
     def round_record(self, request: Request, pk: str, number: str) -> Response:
-        match, _ = selectors.match_for_viewer(match_pk(pk), request.user)
+        match, _ = selectors.match_for_viewer(match_pk(pk), request_user(request))
         rnd = Round.objects.filter(match=match, number=int(number)).first()
         if rnd is None:
             raise RoundNotFound()
@@ -86,7 +87,7 @@ class RecordsResource(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["get"])
     def record(self, request: Request, pk: str) -> Response:
-        match, _ = selectors.match_for_viewer(match_pk(pk), request.user)
+        match, _ = selectors.match_for_viewer(match_pk(pk), request_user(request))
         if match.status not in (MatchStatus.FINISHED, MatchStatus.ABORTED):
             raise MatchNotFinished()
         return Response(records.match_record(match))

@@ -35,8 +35,9 @@ def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
 
 
 def seat_json(seat: Seat) -> dict[str, Any]:
-    if seat.user_id is not None:
-        name: str | None = seat.user.display_name or seat.user.username
+    user = seat.user  # None without a query when the seat has no user_id
+    if user is not None:
+        name: str | None = user.display_name or user.username
     elif seat.bot:
         name = f"{seat.bot.capitalize()} bot"
     else:

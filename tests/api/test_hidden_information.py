@@ -233,7 +233,9 @@ def test_no_persona_ever_sees_another_seats_cards_or_the_stock_in_a_whole_match(
         moves += 1
     final = Match.objects.get(pk=match_id)
     assert final.status == "finished"
-    rounds_played = final.load_state().round_no
+    state = final.load_state()
+    assert state is not None  # a finished match keeps its last state
+    rounds_played = state.round_no
     assert rounds_played >= 2  # the crawl saw finished rounds inside live bodies
     assert hidden_declarations > 0  # declarations were made and shown as kinds only
     assert moves > 60

@@ -284,7 +284,7 @@ def test_declared_cards_stay_out_of_other_seats_logs_until_trick_1_is_complete(
     sira = [{"kind": "sira", "cards": ["AS", "KS", "QS"]}]
     play(players, match_id, 2, {"type": "declare", "projects": sira})
 
-    def logged(client: Any) -> list[dict[str, Any]]:
+    def logged(client: Any) -> list[list[dict[str, Any]]]:
         entries = client.get(match_url(match_id, "/moves")).json()["results"]
         return [e["projects"] for e in entries if e["type"] == "declare"]
 

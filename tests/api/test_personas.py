@@ -265,6 +265,7 @@ def test_collection_endpoints_need_a_live_token(
         "anonymous": APIClient(),
         "revoked": revoked_client(make_player()) if persona == "revoked" else None,
     }[persona]
+    assert client is not None  # each persona's client is built when it is the one tested
     for name, endpoint in COLLECTION_ENDPOINTS.items():
         response = call(client, None, endpoint)
         if persona == "user":

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from jsonschema import Draft202012Validator
+# jsonschema ships no type information, and types-jsonschema is not a dev dependency.
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 

@@ -13,8 +13,6 @@ body with the same members' fields (``games.api.serializers.requests``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -69,7 +67,11 @@ class DoubleMoveRequestSerializer(StrictRequestSerializer):
 
 class DeclareMoveRequestSerializer(StrictRequestSerializer):
     type = ConstField("declare")
-    projects = ProjectRequestSerializer(many=True, max_length=MAX_PROJECTS)
+    # DRF passes max_length on to the list serializer (LIST_SERIALIZER_KWARGS_REMOVE); the stubs
+    # leave it out of BaseSerializer's keywords.
+    projects = ProjectRequestSerializer(  # type: ignore[call-arg]
+        many=True, max_length=MAX_PROJECTS
+    )
     expected_version = _expected_version()
 
 
@@ -88,7 +90,7 @@ REQUEST_MEMBERS: dict[str, type[StrictRequestSerializer]] = {
 
 MOVE_REQUEST = PolymorphicProxySerializer(
     component_name="Move",
-    serializers=REQUEST_MEMBERS,
+    serializers={**REQUEST_MEMBERS},  # a copy, typed as the stubs' dict of serializers
     resource_type_field_name="type",
     many=False,
 )
@@ -202,7 +204,7 @@ class MoveLogEntryField(serializers.DictField):
 def member_fields(move_type: str) -> tuple[set[str], set[str]]:
     """The required and the optional move fields of one request member (without ``type`` and
     ``expected_version``): what ``MoveRequestSerializer`` checks a body against."""
-    fields: dict[str, Any] = REQUEST_MEMBERS[move_type]().fields
+    fields = REQUEST_MEMBERS[move_type]().fields
     names = set(fields) - {"type", "expected_version"}
     required = {name for name in names if fields[name].required}
     return required, names - required

@@ -85,7 +85,11 @@ class MoveRequestSerializer(StrictRequestSerializer):
     call = StrictCharField(required=False)
     suit = serializers.ChoiceField(choices=SUITS, required=False, allow_null=True)
     card = serializers.ChoiceField(choices=CARDS, required=False)
-    projects = ProjectRequestSerializer(many=True, required=False, max_length=MAX_PROJECTS)
+    # DRF passes max_length on to the list serializer (LIST_SERIALIZER_KWARGS_REMOVE); the stubs
+    # leave it out of BaseSerializer's keywords.
+    projects = ProjectRequestSerializer(  # type: ignore[call-arg]
+        many=True, required=False, max_length=MAX_PROJECTS
+    )
     expected_version = serializers.IntegerField(min_value=0, required=False, allow_null=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -104,7 +108,12 @@ class MoveRequestSerializer(StrictRequestSerializer):
         for name in sorted(present - required - optional):
             errors[name] = f"Not allowed in a {move_type} move."
         call = attrs.get("call")
-        if call is not None and "call" in member and call not in member["call"].choices:
+        call_field = member.get("call")  # a ChoiceField in every member that has a call
+        if (
+            call is not None
+            and isinstance(call_field, serializers.ChoiceField)
+            and call not in call_field.choices
+        ):
             errors["call"] = f"Not a {move_type} call."
         if errors:
             raise serializers.ValidationError(errors, code="invalid")
