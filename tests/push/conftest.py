@@ -46,6 +46,7 @@ def provider(monkeypatch: pytest.MonkeyPatch) -> RecordingProvider:
 class Deliveries:
     """The delivery tasks the outbox queued: (notification id, countdown)."""
 
+    capture: Any = None  # pytest-django's django_capture_on_commit_callbacks
     queued: list[tuple[int, float | None]] = field(default_factory=list)
 
     def take(self) -> list[int]:
@@ -54,13 +55,20 @@ class Deliveries:
         return ids
 
     def run(self) -> list[str]:
-        """Run every queued delivery in-process, as the worker would."""
-        return [delivery.notification_deliver(notification_id=pk) for pk in self.take()]
+        """Run every queued delivery in-process, as the worker would: its transactions
+        commit, so what they queue on commit is queued."""
+        out = []
+        for pk in self.take():
+            with self.capture(execute=True):
+                out.append(delivery.notification_deliver(notification_id=pk))
+        return out
 
 
 @pytest.fixture
-def deliveries(monkeypatch: pytest.MonkeyPatch) -> Deliveries:
-    recorded = Deliveries()
+def deliveries(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> Deliveries:
+    recorded = Deliveries(capture=django_capture_on_commit_callbacks)
 
     def enqueue(notification_id: int, *, countdown: float | None = None) -> None:
         recorded.queued.append((notification_id, countdown))
