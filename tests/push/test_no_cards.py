@@ -8,7 +8,6 @@ import random
 import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any
 
 from games import tasks
 from games.models import Match
