@@ -6,7 +6,7 @@ writes the payload to the log) or the platform's own (``fcm``, ``apns``, ``webpu
 
 from __future__ import annotations
 
-from functools import cache
+import threading
 from importlib import import_module
 
 from django.conf import settings
@@ -23,11 +23,16 @@ BACKENDS = {
 }
 
 
-@cache
+_made: dict[str, Provider] = {}
+_lock = threading.Lock()
+
+
 def _provider(name: str) -> Provider:
-    module, _, cls = BACKENDS[name].partition(":")
-    provider: Provider = getattr(import_module(module), cls)()
-    return provider
+    with _lock:
+        if name not in _made:
+            module, _, cls = BACKENDS[name].partition(":")
+            _made[name] = getattr(import_module(module), cls)()
+        return _made[name]
 
 
 def provider_for(platform: str) -> Provider:
@@ -35,5 +40,11 @@ def provider_for(platform: str) -> Provider:
 
 
 def providers_reset() -> None:
-    """Forget the providers made so far (their cached credentials); tests change settings."""
-    _provider.cache_clear()
+    """Close and forget the providers made so far (their connections and cached
+    credentials), for settings that changed (tests) or a process that ends."""
+    with _lock:
+        for provider in _made.values():
+            close = getattr(provider, "close", None)
+            if close is not None:
+                close()
+        _made.clear()

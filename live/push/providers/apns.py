@@ -5,6 +5,7 @@ than an hour and too frequent renewals). ``apns-collapse-id`` carries the collap
 from __future__ import annotations
 
 import logging
+import ssl
 import threading
 import time
 from pathlib import Path
@@ -47,13 +48,22 @@ class ApnsProvider:
     def _http(self) -> httpx.Client:
         with self._lock:
             if self._client is None:
+                verify = settings.APNS_VERIFY
+                if isinstance(verify, str):  # a CA bundle to trust (a local test server)
+                    verify = ssl.create_default_context(cafile=verify)
                 self._client = httpx.Client(
                     http2=True,
                     base_url=settings.APNS_BASE_URL,
-                    verify=settings.APNS_VERIFY,
+                    verify=verify,
                     timeout=settings.PUSH_TIMEOUT_SECONDS,
                 )
             return self._client
+
+    def close(self) -> None:
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
 
     def send(self, target: Device, payload: dict[str, Any], collapse_key: str) -> Result:
         body = {
