@@ -29,4 +29,4 @@ def test_the_log_backend_is_the_default_and_logs_the_payload(
         assert deliveries.run() == ["sent"]
     (line,) = [r.getMessage() for r in caplog.records if r.name == "live.push.sent"]
     assert f"collapse match-{match_id}" in line and '"event":"match_started"' in line
-    assert Notification.objects.get().status == "sent"
+    assert Notification.objects.get(kind="match_started").status == "sent"
