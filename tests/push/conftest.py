@@ -54,6 +54,12 @@ class Deliveries:
         self.queued.clear()
         return ids
 
+    def countdown(self) -> float:
+        """The wait of the one retry queued."""
+        ((_pk, countdown),) = self.queued
+        assert countdown is not None
+        return countdown
+
     def run(self) -> list[str]:
         """Run every queued delivery in-process, as the worker would: its transactions
         commit, so what they queue on commit is queued."""

@@ -123,6 +123,6 @@ def test_a_5xx_is_retried_with_backoff(
     script.answers = [(503, {"reason": "ServiceUnavailable"})]
     started_for(make_player())
     assert deliveries.run() == ["pending"]
-    clock.advance(deliveries.queued[0][1])
+    clock.advance(deliveries.countdown())
     assert deliveries.run() == ["sent"]
     assert Notification.objects.get().attempts == 2 and len(script.received) == 2

@@ -165,7 +165,7 @@ def test_a_5xx_is_retried_and_a_bad_request_fails_for_good(
     amal = make_player()
     started_for(amal, deliveries, "fcm-token-flaky")
     assert deliveries.run() == ["pending"]
-    clock.advance(deliveries.queued[0][1])
+    clock.advance(deliveries.countdown())
     assert deliveries.run() == ["failed"]
     row = Notification.objects.get()
     assert row.attempts == 2 and Device.objects.count() == 1  # kept: the token is not gone

@@ -205,10 +205,10 @@ def test_gone_targets_are_deleted_and_passing_failures_retried_with_backoff(
     assert row.delivered_to == [fine]
     waits = []
     for attempt in range(1, settings.PUSH_MAX_ATTEMPTS):
-        (queued,) = deliveries.queued
-        waits.append(queued[1])
-        assert row.due_at == clock.at + timedelta(seconds=queued[1])
-        clock.advance(queued[1])
+        wait = deliveries.countdown()
+        waits.append(wait)
+        assert row.due_at == clock.at + timedelta(seconds=wait)
+        clock.advance(wait)
         statuses = deliveries.run()
         row.refresh_from_db()
         assert row.attempts == attempt + 1

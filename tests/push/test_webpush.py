@@ -162,10 +162,10 @@ def test_a_5xx_is_retried_with_backoff_and_then_delivered(
     amal.client.patch("/api/v1/me/notifications", {"your_turn": False}, format="json")
     create_match(amal, bots=THREE_BOTS, turn_seconds=60)
     assert deliver_all(deliveries) == ["pending"]
-    first = deliveries.queued[0][1]
+    first = deliveries.countdown()
     clock.advance(first)
     assert deliveries.run() == ["pending"]
-    second = deliveries.queued[0][1]
+    second = deliveries.countdown()
     assert second == 2 * first
     clock.advance(second)
     assert deliveries.run() == ["sent"]

@@ -48,9 +48,13 @@ class ApnsProvider:
     def _http(self) -> httpx.Client:
         with self._lock:
             if self._client is None:
-                verify = settings.APNS_VERIFY
-                if isinstance(verify, str):  # a CA bundle to trust (a local test server)
-                    verify = ssl.create_default_context(cafile=verify)
+                setting = settings.APNS_VERIFY
+                # true, false, or a CA bundle to trust (a local test server)
+                verify: bool | ssl.SSLContext = (
+                    ssl.create_default_context(cafile=setting)
+                    if isinstance(setting, str)
+                    else bool(setting)
+                )
                 self._client = httpx.Client(
                     http2=True,
                     base_url=settings.APNS_BASE_URL,
