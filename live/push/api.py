@@ -2,88 +2,103 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import re
 from typing import Any
 
 from django.conf import settings
 from django.utils.translation.trans_real import parse_accept_lang_header
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core import docs
+from core.errors import InvalidInput
 from core.parsing import refuse_body, validated_body
-from core.serializers import StrictCharField, StrictRequestSerializer
+from core.serializers import StrictRegexField, StrictRequestSerializer
 from live.push import services
 from live.push.kinds import EventKind
 from live.push.models import Device, Language, Platform
 
-_TOKEN = re.compile(r"^[A-Za-z0-9_:\-.]{8,4096}$")
-_APNS_TOKEN = re.compile(r"^[0-9a-fA-F]{64,200}$")
-
-
-def _b64url(value: str, length: int, field: str) -> str:
-    try:
-        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
-    except (binascii.Error, ValueError):
-        raise serializers.ValidationError({field: "Not base64url."}) from None
-    if len(raw) != length:
-        raise serializers.ValidationError({field: f"Must decode to {length} bytes."})
-    return value
+# What each service's tokens look like: FCM registration tokens are URL-safe text, APNs
+# device tokens hex. The schema publishes the same patterns.
+FCM_TOKEN = r"^[A-Za-z0-9_:\-.]{8,4096}$"
+APNS_TOKEN = r"^[0-9a-fA-F]{64,200}$"
+# A P-256 public key, uncompressed (65 bytes, so it starts with 0x04: "B"), and a 16-byte
+# auth secret, both base64url without padding as browsers give them.
+P256DH = r"^B[A-Za-z0-9_\-]{86}$"
+AUTH_SECRET = r"^[A-Za-z0-9_\-]{22}$"
+HTTPS_URL = r"^https://[^\s]+$"
 
 
 class SubscriptionKeysSerializer(StrictRequestSerializer):
-    p256dh = StrictCharField(max_length=200, help_text="The browser's P-256 public key.")
-    auth = StrictCharField(max_length=64, help_text="The browser's auth secret.")
+    p256dh = StrictRegexField(P256DH, help_text="The browser's P-256 public key (base64url).")
+    auth = StrictRegexField(AUTH_SECRET, help_text="The browser's auth secret (base64url).")
 
 
 class SubscriptionSerializer(StrictRequestSerializer):
     """The browser's ``PushSubscription.toJSON()``."""
 
-    endpoint = StrictCharField(max_length=1024)
+    endpoint = StrictRegexField(HTTPS_URL, max_length=1024, help_text="An https URL.")
     keys = SubscriptionKeysSerializer()
     expirationTime = serializers.IntegerField(required=False, allow_null=True)
 
-    def validate_endpoint(self, value: str) -> str:
-        schemes = ("https://", "http://") if settings.WEBPUSH_ALLOW_HTTP else ("https://",)
-        if not value.startswith(schemes):
-            raise serializers.ValidationError("Must be an https URL.")
+    def to_internal_value(self, data: Any) -> Any:
+        # Tests only (WEBPUSH_ALLOW_HTTP): a local push service on http://127.0.0.1.
+        plain = (
+            settings.WEBPUSH_ALLOW_HTTP
+            and isinstance(data, dict)
+            and str(data.get("endpoint", "")).startswith("http://")
+        )
+        if not plain:
+            return super().to_internal_value(data)
+        value = super().to_internal_value({**data, "endpoint": "https" + data["endpoint"][4:]})
+        value["endpoint"] = "http" + value["endpoint"][5:]
         return value
 
-    def validate_keys(self, value: dict[str, str]) -> dict[str, str]:
-        _b64url(value["p256dh"], 65, "p256dh")
-        _b64url(value["auth"], 16, "auth")
-        return value
+
+class FcmDeviceSerializer(StrictRequestSerializer):
+    platform = serializers.ChoiceField(choices=[Platform.FCM.value])
+    token = StrictRegexField(FCM_TOKEN, help_text="The FCM registration token.")
 
 
-class DeviceRequestSerializer(StrictRequestSerializer):
-    platform = serializers.ChoiceField(choices=Platform.choices)
-    token = StrictCharField(
-        required=False, max_length=4096, help_text="The FCM registration token or APNs token."
-    )
-    subscription = SubscriptionSerializer(required=False, help_text="Web Push only.")
+class ApnsDeviceSerializer(StrictRequestSerializer):
+    platform = serializers.ChoiceField(choices=[Platform.APNS.value])
+    token = StrictRegexField(APNS_TOKEN, help_text="The APNs device token (hex).")
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        platform = attrs["platform"]
-        if platform == Platform.WEBPUSH:
-            if "token" in attrs:
-                raise serializers.ValidationError({"token": "Web Push takes a subscription."})
-            if "subscription" not in attrs:
-                raise serializers.ValidationError({"subscription": "This field is required."})
-        else:
-            if "subscription" in attrs:
-                raise serializers.ValidationError({"subscription": "Only for Web Push."})
-            token = attrs.get("token")
-            if token is None:
-                raise serializers.ValidationError({"token": "This field is required."})
-            pattern = _APNS_TOKEN if platform == Platform.APNS else _TOKEN
-            if not pattern.match(token):
-                raise serializers.ValidationError({"token": "Not a device token."})
-        return attrs
+
+class WebPushDeviceSerializer(StrictRequestSerializer):
+    platform = serializers.ChoiceField(choices=[Platform.WEBPUSH.value])
+    subscription = SubscriptionSerializer()
+
+
+DEVICE_REQUESTS: dict[str, type[StrictRequestSerializer]] = {
+    Platform.FCM.value: FcmDeviceSerializer,
+    Platform.APNS.value: ApnsDeviceSerializer,
+    Platform.WEBPUSH.value: WebPushDeviceSerializer,
+}
+DEVICE_REQUEST = PolymorphicProxySerializer(
+    component_name="NewDevice",
+    serializers=DEVICE_REQUESTS,
+    resource_type_field_name="platform",
+)
+
+
+def device_body(data: Any) -> dict[str, Any]:
+    """The validated body, by the serializer of its ``platform``."""
+    platform = data.get("platform") if isinstance(data, dict) else None
+    if not isinstance(platform, str) or platform not in DEVICE_REQUESTS:
+        raise InvalidInput(
+            "Unknown platform.",
+            errors=[
+                {
+                    "field": "platform",
+                    "code": "invalid_choice",
+                    "detail": "One of: " + ", ".join(DEVICE_REQUESTS) + ".",
+                }
+            ],
+        )
+    return validated_body(DEVICE_REQUESTS[platform], data)
 
 
 class DeviceSerializer(serializers.Serializer):
@@ -173,12 +188,12 @@ class DevicesView(APIView):
 
     @extend_schema(
         operation_id="me_devices_create",
-        request=DeviceRequestSerializer,
+        request=DEVICE_REQUEST,
         responses={
             201: DeviceSerializer,
             200: DeviceSerializer,
             **docs.errors(
-                (400, "Invalid fields, or too many devices (`invalid`, `unknown_field`)."),
+                (400, "Invalid fields (`invalid`, `unknown_field`)."),
                 base=docs.AUTH_ERRORS,
             ),
         },
@@ -192,11 +207,12 @@ class DevicesView(APIView):
             "`token` for FCM and APNs, `subscription` (the browser's "
             "`PushSubscription.toJSON()`) for Web Push. The texts' language comes from "
             "`Accept-Language` (`en` or `ar`, default `en`). A target already registered "
-            "(by anyone) is updated and belongs to the caller from now on."
+            "(by anyone) is updated and belongs to the caller from now on. Past "
+            "`PUSH_MAX_DEVICES_PER_USER` (20) devices, the caller's oldest is replaced."
         ),
     )
     def post(self, request: Request) -> Response:
-        data = validated_body(DeviceRequestSerializer, request.data)
+        data = device_body(request.data)
         subscription = data.get("subscription")
         device, created = services.device_register(
             user=request.user,  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.models import User
-from live.push.errors import DeviceNotFound, TooManyDevices
+from live.push.errors import DeviceNotFound
 from live.push.kinds import EventKind
 from live.push.models import Device, Platform, Preferences
 
@@ -22,9 +22,11 @@ def device_register(
     user's login, so the previous account must stop receiving pushes on it."""
     device = Device.objects.select_for_update().filter(platform=platform, address=address).first()
     if device is None:
-        limit = settings.PUSH_MAX_DEVICES_PER_USER
-        if Device.objects.filter(user=user).count() >= limit:
-            raise TooManyDevices(limit)
+        # Past the limit the oldest goes: a phone that was reset or resold never says its
+        # token died, and refusing the new one would leave the player with no pushes.
+        keep = settings.PUSH_MAX_DEVICES_PER_USER - 1
+        stale = Device.objects.filter(user=user).order_by("-pk").values_list("pk", flat=True)
+        Device.objects.filter(pk__in=list(stale[keep:])).delete()
         device = Device.objects.create(
             user=user,
             platform=platform,

@@ -121,8 +121,9 @@ def test_another_users_device_is_not_found_and_stays(make_player: Callable[..., 
         ({"platform": "apns", "token": "not-hex"}, {"token": "invalid"}),
         ({"platform": "sms", "token": "abcdefgh"}, {"platform": "invalid_choice"}),
         ({"platform": "fcm", "token": "abcdefgh", "colour": "red"}, {"colour": "unknown_field"}),
-        ({"platform": "webpush", "token": "abcdefgh"}, {"token": "invalid"}),
-        ({"platform": "fcm", "token": "abcdefgh", "subscription": {}}, {"subscription": "invalid"}),
+        ({"platform": "webpush", "token": "abcdefgh"}, {"token": "x", "subscription": "x"}),
+        ({"platform": "fcm", "token": "abcdefgh", "subscription": {}}, {"subscription": "x"}),
+        ({"token": "abcdefgh"}, {"platform": "invalid_choice"}),
         (
             {"platform": "webpush", "subscription": {**subscription(), "endpoint": "http://x/"}},
             {"subscription": "invalid"},
@@ -152,15 +153,18 @@ def test_a_bad_device_body_is_refused_and_changes_nothing(
     assert table_state() == before
 
 
-def test_a_device_past_the_limit_is_refused(
+def test_a_device_past_the_limit_replaces_the_oldest(
     make_player: Callable[..., Player], settings: Any
 ) -> None:
     settings.PUSH_MAX_DEVICES_PER_USER = 2
-    amal = make_player()
-    for n in range(2):
-        assert register(amal, {"platform": "fcm", "token": f"token-number-{n}"}).status_code == 201
-    assert_problem(register(amal, {"platform": "fcm", "token": "token-number-3"}), 400, "invalid")
-    assert len(devices(amal)) == 2
+    amal, other = make_player(), make_player()
+    kept = register(other, {"platform": "fcm", "token": "token-of-other"}).json()["id"]
+    ids = [
+        register(amal, {"platform": "fcm", "token": f"token-number-{n}"}).json()["id"]
+        for n in range(3)
+    ]
+    assert [d["id"] for d in devices(amal)] == ids[1:]
+    assert [d["id"] for d in devices(other)] == [kept]
 
 
 def test_preferences_default_to_everything_and_mute_per_kind(

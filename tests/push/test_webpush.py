@@ -176,3 +176,22 @@ def test_a_5xx_is_retried_with_backoff_and_then_delivered(
     ]
     assert len(set(bodies)) == 1  # the same notification each time
     assert Notification.objects.get().attempts == 3
+
+
+def test_a_subscription_whose_key_is_no_curve_point_is_deleted_unsent(
+    make_player: Callable[..., Player],
+    vapid: ec.EllipticCurvePrivateKey,
+    push_service: tuple[Script, str],
+    deliveries: Deliveries,
+) -> None:
+    script, base = push_service
+    amal = make_player()
+    subscription = {
+        "endpoint": f"{base}/push/bad-key",
+        "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22},
+    }
+    body = {"platform": "webpush", "subscription": subscription}
+    assert amal.client.post("/api/v1/me/devices", body, format="json").status_code == 201
+    create_match(amal, bots=THREE_BOTS, turn_seconds=60)
+    assert set(deliver_all(deliveries)) == {"skipped"}
+    assert Device.objects.count() == 0 and script.received == []

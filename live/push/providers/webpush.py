@@ -38,6 +38,11 @@ class WebPushProvider:
             status = exc.response.status_code if exc.response is not None else None
             log.warning("web push to device %s refused: %s", target.pk, status)
             return Result.RETRY if status is None else status_result(status)
+        except ValueError as exc:
+            # The subscription's key is no P-256 point: no message can ever be encrypted
+            # for it, so the target is as good as gone.
+            log.warning("web push device %s has an unusable key: %s", target.pk, exc)
+            return Result.GONE
         except requests.RequestException as exc:
             log.warning("web push to device %s failed: %s", target.pk, type(exc).__name__)
             return Result.RETRY
