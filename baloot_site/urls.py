@@ -23,7 +23,7 @@ api_v1 = [
     path("me", me.MeView.as_view(), name="me"),
     path("me/matches", me.InboxView.as_view(), name="me-matches"),
     path("me/devices", push_api.DevicesView.as_view(), name="me-devices"),
-    path("me/devices/<int:device_id>", push_api.DeviceView.as_view(), name="me-device"),
+    path("me/devices/<int:pk>", push_api.DeviceView.as_view(), name="me-device"),
     path("me/notifications", push_api.NotificationPreferencesView.as_view(), name="me-push"),
     # Before the router's patterns: moderation's own view under the matches' path.
     path("matches/<str:pk>/reports", MatchReportsView.as_view(), name="matches-reports"),

@@ -244,9 +244,9 @@ class DeviceView(APIView):
         },
         summary="Remove a push target",
     )
-    def delete(self, request: Request, device_id: int) -> Response:
+    def delete(self, request: Request, pk: int) -> Response:
         refuse_body(request.data)
-        services.device_delete(user=request.user, device_id=device_id)  # type: ignore[arg-type]
+        services.device_delete(user=request.user, device_id=pk)  # type: ignore[arg-type]
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
