@@ -80,7 +80,15 @@ def _own_move_gave_the_turn(event: TurnBegan) -> bool:
     return move is not None and move["seat"] == event.seat and move["actor"] == "human"
 
 
+def _reachable(user_id: int) -> bool:
+    """Whether the user has a device at all: most have none, and then the listeners read
+    nothing more (they run inside every move's transaction)."""
+    return Device.objects.filter(user_id=user_id).exists()
+
+
 def on_turn_began(event: TurnBegan) -> None:
+    if not _reachable(event.user_id):
+        return
     data = {"deadline": event.deadline.isoformat()}
     if not _own_move_gave_the_turn(event):
         notification_write(
@@ -122,9 +130,12 @@ def on_match_started(event: MatchStarted) -> None:
 
 
 def on_match_finished(event: MatchFinished) -> None:
+    seats = [(u, team) for u, team in _human_seats(event.match_id) if _reachable(u)]
+    if not seats:
+        return
     match = Match.objects.only("score_team0", "score_team1").get(pk=event.match_id)
     scores = match.scores
-    for user_id, team in _human_seats(event.match_id):
+    for user_id, team in seats:
         if event.status != MatchStatus.FINISHED or event.winner_team is None:
             result = "aborted"
         else:

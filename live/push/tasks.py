@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
+from django.db import DatabaseError
 
 from core import clock
 from live.push import outbox
@@ -12,7 +13,13 @@ from live.push.delivery import notification_deliver
 from live.push.models import Notification, NotificationStatus
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=5,
+)
 def deliver_notification(notification_id: int) -> str:
     """Safe to run twice: the claim under the row lock lets one delivery through per lease."""
     return notification_deliver(notification_id=notification_id)
