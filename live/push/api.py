@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation.trans_real import parse_accept_lang_header
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -174,8 +175,20 @@ _WEBPUSH_EXAMPLE = {
 }
 
 
+class _BodyRequiredSchema(AutoSchema):
+    """drf-spectacular marks a body required from its component's required fields, which a
+    ``oneOf`` component has none of; the device body is required all the same."""
+
+    def _get_request_body(self, direction: str = "request") -> Any:
+        body = super()._get_request_body(direction)
+        if body is not None:
+            body["required"] = True
+        return body
+
+
 class DevicesView(APIView):
     throttle_scope = "push"
+    schema = _BodyRequiredSchema()
 
     @extend_schema(
         operation_id="me_devices_list",
