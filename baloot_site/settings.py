@@ -378,6 +378,8 @@ PUSH_SWEEP_LIMIT = 200
 PUSH_TIMEOUT_SECONDS = env.float("PUSH_TIMEOUT_SECONDS", default=10.0)
 PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=86400)
 PUSH_MAX_DEVICES_PER_USER = env.int("PUSH_MAX_DEVICES_PER_USER", default=20)
+# Settled notifications (sent, failed, skipped) are deleted after this many days.
+PUSH_KEEP_DAYS = env.float("PUSH_KEEP_DAYS", default=7.0)
 # Web Push: the VAPID key (base64url DER or raw, as `vapid --gen` writes, or a PEM file path)
 # and its subject (mailto: or https:). Only https endpoints are accepted unless
 # WEBPUSH_ALLOW_HTTP (tests: a local push service).
@@ -401,6 +403,10 @@ APNS_VERIFY = {"true": True, "false": False}.get(str(APNS_VERIFY).lower(), APNS_
 CELERY_BEAT_SCHEDULE["push-sweep-outbox"] = {
     "task": "live.push.tasks.sweep_outbox",
     "schedule": PUSH_SWEEP_SECONDS,
+}
+CELERY_BEAT_SCHEDULE["push-purge-outbox"] = {
+    "task": "live.push.tasks.purge_outbox",
+    "schedule": 3600.0,
 }
 
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

@@ -1,7 +1,10 @@
-"""Thin Celery tasks for the outbox: deliver one row, and the beat sweep that finds pending
-rows whose task was lost (or that came due: reminders, backoffs, expired leases)."""
+"""Thin Celery tasks for the outbox: deliver one row; the beat sweep that finds pending rows
+whose task was lost (or that came due: reminders, backoffs, expired leases); and the purge of
+settled rows."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -36,3 +39,15 @@ def sweep_outbox(limit: int = 200) -> int:
     for pk in due:
         outbox.enqueue(pk)
     return len(due)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def purge_outbox(limit: int = 5000) -> int:
+    """Delete settled rows (sent, failed, skipped) older than ``PUSH_KEEP_DAYS``, by the
+    same (status, due_at) index: a settled row's ``due_at`` is its last attempt."""
+    cutoff = clock.now() - timedelta(days=settings.PUSH_KEEP_DAYS)
+    settled = [s for s in NotificationStatus.values if s != NotificationStatus.PENDING]
+    old = Notification.objects.filter(status__in=settled, due_at__lt=cutoff)
+    ids = list(old.values_list("pk", flat=True)[:limit])
+    Notification.objects.filter(pk__in=ids).delete()
+    return len(ids)

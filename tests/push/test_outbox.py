@@ -334,3 +334,30 @@ def test_start_end_seat_to_bot_and_sanction_rows_carry_public_facts_only(
     assert "language" not in str(by_event["sanction"].payload)  # the reason stays with staff
     assert by_event["sanction"].collapse_key == f"sanction-{amal.id}"
     assert by_event["seat_to_bot"].collapse_key == f"match-{match_id}"
+
+
+def test_settled_rows_are_purged_after_the_keep_days_and_pending_ones_never(
+    monkeypatch: pytest.MonkeyPatch,
+    make_player: Callable[..., Player],
+    deliveries: Deliveries,
+    provider: RecordingProvider,
+    clock: FakeClock,
+    settings: Any,
+) -> None:
+    from live.push.tasks import purge_outbox
+
+    fix_deal(monkeypatch, dealer=3)  # the human acts first
+    amal = make_player()
+    add_device(amal)
+    create_match(amal, bots=THREE_BOTS, turn_seconds=7200)  # the start, the turn, a reminder
+    sweep_outbox()
+    deliveries.run()
+    pending = rows(status="pending")
+    assert pending and rows(status="sent")
+    clock.advance(settings.PUSH_KEEP_DAYS * 86400 - 60)
+    assert purge_outbox() == 0
+    clock.advance(3600)
+    Notification.objects.filter(status="pending").update(due_at=clock.at + timedelta(days=30))
+    settled = len(rows()) - len(pending)
+    assert purge_outbox() == settled == 2
+    assert rows() == pending
