@@ -80,7 +80,7 @@ DEVICE_REQUESTS: dict[str, type[StrictRequestSerializer]] = {
 }
 DEVICE_REQUEST = PolymorphicProxySerializer(
     component_name="NewDevice",
-    serializers=DEVICE_REQUESTS,
+    serializers=dict(DEVICE_REQUESTS.items()),  # the invariant dict type, widened
     resource_type_field_name="platform",
 )
 
