@@ -23,7 +23,7 @@ from live.push.models import Device, Language, Platform
 
 # What each service's tokens look like: FCM registration tokens are URL-safe text, APNs
 # device tokens hex. The schema publishes the same patterns.
-FCM_TOKEN = r"^[A-Za-z0-9_:\-.]{8,4096}$"
+FCM_TOKEN = r"^[A-Za-z0-9_:\-.]{8,1024}$"
 APNS_TOKEN = r"^[0-9a-fA-F]{64,200}$"
 # A P-256 public key, uncompressed (65 bytes, so it starts with 0x04: "B"), and a 16-byte
 # auth secret, both base64url without padding as browsers give them.
