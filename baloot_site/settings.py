@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "moderation",
+    "live.push",
 ]
 
 MIDDLEWARE = [
@@ -273,6 +274,7 @@ REST_FRAMEWORK = {
         "join": env.str("RATE_JOIN", default="60/min"),
         "reads": env.str("RATE_READS", default="1200/min"),
         "reports": env.str("RATE_REPORTS", default="10/hour"),
+        "push": env.str("RATE_PUSH", default="60/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -389,4 +391,50 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 600.0,
     },
 }
+# --- Push notifications (live.push) ----------------------------------------------------------
+
+# The backend per platform: "log" (writes the payload to the log; the embedded default, so
+# nothing needs credentials) or the platform's own: "fcm", "apns", "webpush".
+PUSH_BACKENDS = env.dict("PUSH_BACKENDS", default={"fcm": "log", "apns": "log", "webpush": "log"})
+PUSH_MAX_ATTEMPTS = env.int("PUSH_MAX_ATTEMPTS", default=6)
+# Retry n waits PUSH_BACKOFF_SECONDS * 2**(n-1), at most an hour.
+PUSH_BACKOFF_SECONDS = env.float("PUSH_BACKOFF_SECONDS", default=10.0)
+# A claimed row is left alone this long; a worker killed mid-send is retried after it.
+PUSH_LEASE_SECONDS = env.float("PUSH_LEASE_SECONDS", default=60.0)
+PUSH_SWEEP_SECONDS = env.float("PUSH_SWEEP_SECONDS", default=15.0)
+PUSH_SWEEP_LIMIT = 200
+PUSH_TIMEOUT_SECONDS = env.float("PUSH_TIMEOUT_SECONDS", default=10.0)
+PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=86400)
+PUSH_MAX_DEVICES_PER_USER = env.int("PUSH_MAX_DEVICES_PER_USER", default=20)
+# Settled notifications (sent, failed, skipped) are deleted after this many days.
+PUSH_KEEP_DAYS = env.float("PUSH_KEEP_DAYS", default=7.0)
+# Web Push: the VAPID key (base64url DER or raw, as `vapid --gen` writes, or a PEM file path)
+# and its subject (mailto: or https:). Only https endpoints are accepted unless
+# WEBPUSH_ALLOW_HTTP (tests: a local push service).
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="mailto:ops@baloot.invalid")
+WEBPUSH_ALLOW_HTTP = env.bool("WEBPUSH_ALLOW_HTTP", default=False)
+# FCM HTTP v1: the Firebase project and a service-account key file (JSON).
+FCM_PROJECT_ID = env.str("FCM_PROJECT_ID", default="")
+FCM_SERVICE_ACCOUNT_FILE = env.str("FCM_SERVICE_ACCOUNT_FILE", default="")
+FCM_BASE_URL = env.str("FCM_BASE_URL", default="https://fcm.googleapis.com")
+# APNs token auth: the .p8 key, its key id, the team id and the app's bundle id (topic).
+APNS_KEY_FILE = env.str("APNS_KEY_FILE", default="")
+APNS_KEY_ID = env.str("APNS_KEY_ID", default="")
+APNS_TEAM_ID = env.str("APNS_TEAM_ID", default="")
+APNS_TOPIC = env.str("APNS_TOPIC", default="")
+APNS_BASE_URL = env.str("APNS_BASE_URL", default="https://api.push.apple.com")
+# TLS verification of the APNs server: true, or a CA bundle path (tests: a local server).
+APNS_VERIFY: bool | str = env.str("APNS_VERIFY", default="true")
+APNS_VERIFY = {"true": True, "false": False}.get(str(APNS_VERIFY).lower(), APNS_VERIFY)
+
+CELERY_BEAT_SCHEDULE["push-sweep-outbox"] = {
+    "task": "live.push.tasks.sweep_outbox",
+    "schedule": PUSH_SWEEP_SECONDS,
+}
+CELERY_BEAT_SCHEDULE["push-purge-outbox"] = {
+    "task": "live.push.tasks.purge_outbox",
+    "schedule": 3600.0,
+}
+
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

@@ -10,6 +10,7 @@ from accounts.api import views as account_views
 from baloot_site import health
 from games.api import me
 from games.api.views import MatchViewSet
+from live.push import api as push_api
 from moderation.api import MatchReportsView
 
 router = SimpleRouter(trailing_slash=False)
@@ -21,6 +22,9 @@ api_v1 = [
     path("auth/logout", account_views.LogoutView.as_view(), name="auth-logout"),
     path("me", me.MeView.as_view(), name="me"),
     path("me/matches", me.InboxView.as_view(), name="me-matches"),
+    path("me/devices", push_api.DevicesView.as_view(), name="me-devices"),
+    path("me/devices/<int:pk>", push_api.DeviceView.as_view(), name="me-device"),
+    path("me/notifications", push_api.NotificationPreferencesView.as_view(), name="me-push"),
     # Before the router's patterns: moderation's own view under the matches' path.
     path("matches/<str:pk>/reports", MatchReportsView.as_view(), name="matches-reports"),
     *router.urls,

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Sanction, SanctionKind, User, sanction_end_refusal
+from core import events
 from core.errors import InvalidInput
 from games import services
 from games.models import MatchStatus, Seat
@@ -19,6 +20,7 @@ from moderation.errors import (
     UnknownChoice,
     UserNotFound,
 )
+from moderation.events import SanctionApplied
 from moderation.models import ModerationKind
 from moderation.services.log import action_log, require_reason
 
@@ -122,6 +124,7 @@ def sanction_apply(
         sanction=sanction,
         changes=changes,
     )
+    events.emit(SanctionApplied(user_id=user.pk, sanction_id=sanction.pk, kind=kind))
     return sanction
 
 

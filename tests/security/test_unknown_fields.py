@@ -155,7 +155,7 @@ def test_every_request_body_in_the_schema_forbids_other_properties(anon: APIClie
             content = operation.get("requestBody", {}).get("content", {})
             for media in content.values():
                 name = media["schema"]["$ref"].rsplit("/", 1)[-1]
-                # A union (the move body) forbids them in each of its members.
+                # A union (the move body, a push device per platform) forbids them in each member.
                 members = [
                     components[ref["$ref"].rsplit("/", 1)[-1]]
                     for ref in components[name].get("oneOf", [])

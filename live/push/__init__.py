@@ -1,0 +1,1 @@
+"""Push notifications: devices, preferences, a transactional outbox and its providers."""

@@ -1,0 +1,12 @@
+"""Push refusals. They reuse the API's published codes (``not_found``), so the error code
+list and its schema enum stay as they are."""
+
+from __future__ import annotations
+
+from core.errors import NotFound
+
+
+class DeviceNotFound(NotFound):
+    """No such device of the caller's: another user's devices are not revealed."""
+
+    default_detail = "No such device."

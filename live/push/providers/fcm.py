@@ -1,0 +1,94 @@
+"""Firebase Cloud Messaging through its v1 HTTP API: ``POST {base}/v1/projects/{project}/
+messages:send`` with an OAuth2 bearer token minted (google-auth) from a service-account key.
+The base URL is a setting (``FCM_BASE_URL``) so tests can point it at a local server; the
+key file's ``token_uri`` names the token endpoint."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+import google.auth.exceptions
+import google.auth.transport.requests
+import httpx
+from django.conf import settings
+from google.oauth2 import service_account
+
+from live.push.models import Device
+from live.push.providers.base import Result, payload_json, status_result
+
+log = logging.getLogger(__name__)
+
+SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
+# FCM's error codes that mean the registration token is dead.
+GONE_CODES = {"UNREGISTERED"}
+
+
+def _data(payload: dict[str, Any]) -> dict[str, str]:
+    """FCM data values are strings: nested values as JSON."""
+    return {
+        key: value if isinstance(value, str) else payload_json(value)
+        for key, value in payload.items()
+        if value is not None
+    }
+
+
+class FcmProvider:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._credentials: Any = None
+
+    def _token(self, *, fresh: bool = False) -> str:
+        with self._lock:
+            if self._credentials is None:
+                self._credentials = service_account.Credentials.from_service_account_file(
+                    settings.FCM_SERVICE_ACCOUNT_FILE, scopes=[SCOPE]
+                )
+            if fresh or not self._credentials.valid:
+                self._credentials.refresh(google.auth.transport.requests.Request())
+            return str(self._credentials.token)
+
+    def send(self, target: Device, payload: dict[str, Any], collapse_key: str) -> Result:
+        message = {
+            "message": {
+                "token": target.address,
+                "notification": {"title": payload["title"], "body": payload["body"]},
+                "data": _data(payload),
+                "android": {"collapse_key": collapse_key, "priority": "high"},
+                "apns": {"headers": {"apns-collapse-id": collapse_key}},
+            }
+        }
+        url = (
+            f"{settings.FCM_BASE_URL.rstrip('/')}/v1/projects/"
+            f"{settings.FCM_PROJECT_ID}/messages:send"
+        )
+        try:
+            token = self._token()
+            response = httpx.post(
+                url,
+                json=message,
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=settings.PUSH_TIMEOUT_SECONDS,
+            )
+        except (httpx.HTTPError, google.auth.exceptions.GoogleAuthError, OSError) as exc:
+            log.warning("fcm send to device %s failed: %s", target.pk, type(exc).__name__)
+            return Result.RETRY
+        if response.status_code == 401:
+            self._token(fresh=True)  # the next attempt carries a new token
+        result = status_result(response.status_code)
+        if result is Result.FAILED and _error_codes(response) & GONE_CODES:
+            result = Result.GONE
+        if result is not Result.OK:
+            log.warning("fcm refused device %s: %s", target.pk, response.status_code)
+        return result
+
+
+def _error_codes(response: httpx.Response) -> set[str]:
+    """The ``errorCode`` of each detail of an FCM error body (UNREGISTERED, ...)."""
+    try:
+        error = response.json().get("error", {})
+    except ValueError:
+        return set()
+    codes = {str(d.get("errorCode")) for d in error.get("details", []) if isinstance(d, dict)}
+    return codes | {str(error.get("status"))}
