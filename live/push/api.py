@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.authentication import request_user
 from core import docs
 from core.errors import InvalidInput
 from core.parsing import refuse_body, validated_body
@@ -196,7 +197,7 @@ class DevicesView(APIView):
         summary="Your push targets",
     )
     def get(self, request: Request) -> Response:
-        devices = Device.objects.filter(user=request.user).order_by("id")  # type: ignore[misc]
+        devices = Device.objects.filter(user=request_user(request)).order_by("id")
         return Response({"results": [services.device_json(d) for d in devices], "next": None})
 
     @extend_schema(
@@ -211,9 +212,15 @@ class DevicesView(APIView):
             ),
         },
         examples=[
-            OpenApiExample("FCM", value={"platform": "fcm", "token": "fcm-registration-token"}),
-            OpenApiExample("APNs", value={"platform": "apns", "token": "a" * 64}),
-            OpenApiExample("Web Push", value=_WEBPUSH_EXAMPLE),
+            OpenApiExample(
+                "FCM",
+                value={"platform": "fcm", "token": "fcm-registration-token"},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "APNs", value={"platform": "apns", "token": "a" * 64}, request_only=True
+            ),
+            OpenApiExample("Web Push", value=_WEBPUSH_EXAMPLE, request_only=True),
         ],
         summary="Register a push target for this device (201 new, 200 already known)",
         description=(
@@ -228,7 +235,7 @@ class DevicesView(APIView):
         data = device_body(request.data)
         subscription = data.get("subscription")
         device, created = services.device_register(
-            user=request.user,  # type: ignore[arg-type]
+            user=request_user(request),
             platform=data["platform"],
             address=subscription["endpoint"] if subscription else data["token"],
             p256dh=subscription["keys"]["p256dh"] if subscription else "",
@@ -259,7 +266,7 @@ class DeviceView(APIView):
     )
     def delete(self, request: Request, pk: int) -> Response:
         refuse_body(request.data)
-        services.device_delete(user=request.user, device_id=pk)  # type: ignore[arg-type]
+        services.device_delete(user=request_user(request), device_id=pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -272,7 +279,7 @@ class NotificationPreferencesView(APIView):
         summary="Which events you are pushed (true) or muted (false)",
     )
     def get(self, request: Request) -> Response:
-        return Response(services.preferences_of(request.user))  # type: ignore[arg-type]
+        return Response(services.preferences_of(request_user(request)))
 
     @extend_schema(
         operation_id="me_notifications_partial_update",
@@ -284,11 +291,13 @@ class NotificationPreferencesView(APIView):
                 base=docs.AUTH_ERRORS,
             ),
         },
-        examples=[OpenApiExample("Mute turn reminders", value={"turn_nearly_spent": False})],
+        examples=[
+            OpenApiExample(
+                "Mute turn reminders", value={"turn_nearly_spent": False}, request_only=True
+            )
+        ],
         summary="Mute or unmute kinds of event",
     )
     def patch(self, request: Request) -> Response:
         changes = validated_body(PreferencesPatchSerializer, request.data)
-        return Response(
-            services.preferences_update(user=request.user, changes=changes)  # type: ignore[arg-type]
-        )
+        return Response(services.preferences_update(user=request_user(request), changes=changes))
