@@ -90,7 +90,7 @@ def test_redis_restart_mid_match(worker: WorkerProcess, make_player: Callable[..
     wait_for(lambda: moves_of(bots) > down_at + 10, timeout=60, worker=worker, what="bots again")
     # The bots answer the move made during the outage once the sweep finds their turn.
     wait_for(human_again_or_over, timeout=60, worker=worker, what="the bots to answer")
-    wait_for(lambda: finished([bots]), timeout=120, worker=worker, what="the match to finish")
+    wait_for(lambda: finished([bots]), timeout=300, worker=worker, what="the match to finish")
     assert_log_is_whole(bots)
     assert_log_is_whole(table)
     # The human's table carries on too: the human can still move (or it is a bot's turn).
