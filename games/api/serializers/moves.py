@@ -13,12 +13,20 @@ body with the same members' fields (``games.api.serializers.requests``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from core.serializers import ConstField, StrictRequestSerializer
 from games import engine
 from games.api.schema_enums import BID_CALLS, CARDS, DOUBLE_CALLS, SUITS
+from games.api.serializers.fields import (
+    CardField,
+    CardSetField,
+    EnumValueField,
+    OptionalSuitField,
+)
 from games.models import Actor
 
 PROJECT_KINDS = [k.value for k in engine.ProjectKind]
@@ -97,32 +105,33 @@ MOVE_REQUEST = PolymorphicProxySerializer(
 
 
 # --- legal_moves items -----------------------------------------------------------------------
+# These render engine moves (``engine.Bid`` ...): the discriminator is the member's own constant.
 
 
 class ProjectViewSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=PROJECT_KINDS)
-    cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
+    kind = EnumValueField(choices=PROJECT_KINDS)
+    cards = CardSetField()
 
 
 class BidMoveSerializer(serializers.Serializer):
-    type = ConstField("bid")
-    call = serializers.ChoiceField(choices=BID_CALLS)
-    suit = serializers.ChoiceField(choices=SUITS, required=False)
+    type = ConstField("bid", source="*")
+    call = EnumValueField(choices=BID_CALLS)
+    suit = OptionalSuitField()
 
 
 class DoubleMoveSerializer(serializers.Serializer):
-    type = ConstField("double")
-    call = serializers.ChoiceField(choices=DOUBLE_CALLS)
+    type = ConstField("double", source="*")
+    call = EnumValueField(choices=DOUBLE_CALLS)
 
 
 class DeclareMoveSerializer(serializers.Serializer):
-    type = ConstField("declare")
+    type = ConstField("declare", source="*")
     projects = ProjectViewSerializer(many=True)
 
 
 class PlayMoveSerializer(serializers.Serializer):
-    type = ConstField("play")
-    card = serializers.ChoiceField(choices=CARDS)
+    type = ConstField("play", source="*")
+    card = CardField()
 
 
 @extend_schema_field(
@@ -138,8 +147,21 @@ class PlayMoveSerializer(serializers.Serializer):
         many=False,
     )
 )
-class LegalMoveField(serializers.DictField):
-    """One item of ``legal_moves``: a move body that can be posted as it is."""
+class LegalMoveField(serializers.Field):
+    """One item of ``legal_moves``: an engine move, rendered by its member of the union as a
+    body that can be posted as it is."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.members: dict[type[engine.Move], serializers.Serializer] = {
+            engine.Bid: BidMoveSerializer(),
+            engine.Double: DoubleMoveSerializer(),
+            engine.Declare: DeclareMoveSerializer(),
+            engine.Play: PlayMoveSerializer(),
+        }
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        return self.members[type(value)].to_representation(value)
 
 
 # --- move log items --------------------------------------------------------------------------
