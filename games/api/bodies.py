@@ -10,12 +10,30 @@ from __future__ import annotations
 from typing import Any
 
 from games import selectors
-from games.api.serializers import MatchViewSerializer
+from games.api.serializers import MatchViewSerializer, MoveLogEntryField, MoveLogSerializer
 from games.models import Match, Seat
 
 _MATCH_VIEW = MatchViewSerializer()
+_LOG_ENTRY = MoveLogEntryField()
+_MOVE_LOG = MoveLogSerializer()
 
 
 def match_view(match: Match, seat: Seat | None) -> dict[str, Any]:
     """``GET /matches/{id}`` (and every write's answer) as ``seat`` (None: an outsider) sees it."""
     return _MATCH_VIEW.to_representation(selectors.match_view_data(match, seat))
+
+
+def move_log(match: Match, seat: Seat | None, after: int, limit: int) -> list[dict[str, Any]]:
+    """At most ``limit`` entries of the move log after version ``after``, as ``seat`` sees
+    them (the items of ``GET /matches/{id}/moves``)."""
+    return [
+        _LOG_ENTRY.to_representation(e)
+        for e in selectors.move_log_entries(match, seat, after, limit)
+    ]
+
+
+def move_log_page(
+    entries: list[selectors.LogEntry], next_url: str | None, version: int
+) -> dict[str, Any]:
+    """A page of ``GET /matches/{id}/moves``."""
+    return _MOVE_LOG.to_representation({"results": entries, "next": next_url, "version": version})

@@ -141,11 +141,11 @@ class MovesResource(viewsets.GenericViewSet):
         after = int_param(request, "after", 0)
         size = page_size_from(request)
         # One entry more than the page tells whether there is a next page.
-        entries = selectors.move_log(match, seat, after, limit=size + 1)
+        entries = selectors.move_log_entries(match, seat, after, limit=size + 1)
         page, more = entries[:size], len(entries) > size
         next_url = None
         if more:
             next_url = request.build_absolute_uri(
-                f"{request.path}?after={page[-1]['version']}&page_size={size}"
+                f"{request.path}?after={page[-1].version}&page_size={size}"
             )
-        return Response({"results": page, "next": next_url, "version": match.version})
+        return Response(bodies.move_log_page(page, next_url, match.version))

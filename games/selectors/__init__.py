@@ -12,7 +12,7 @@ write path. The modules:
 """
 
 from games.selectors.lists import inbox_for, lobby, match_summary, matches_visible_to
-from games.selectors.logs import move_log, score_sheet
+from games.selectors.logs import LogEntry, LoggedProject, move_log_entries, score_sheet
 from games.selectors.seats import (
     etag_for,
     inbox_etag,
@@ -25,6 +25,8 @@ from games.selectors.views import FinishedRoundView, MatchView, RoundView, match
 
 __all__ = [
     "FinishedRoundView",
+    "LogEntry",
+    "LoggedProject",
     "MatchView",
     "RoundView",
     "etag_for",
@@ -36,7 +38,7 @@ __all__ = [
     "match_summary",
     "match_view_data",
     "matches_visible_to",
-    "move_log",
+    "move_log_entries",
     "score_sheet",
     "seat_display_name",
     "seat_json",

@@ -165,12 +165,13 @@ class LegalMoveField(serializers.Field):
 
 
 # --- move log items --------------------------------------------------------------------------
+# These render ``games.selectors.LogEntry``: who moved and when, and the engine move. Each
+# member names ``created_at`` last, where the entry has always shown it.
 
 
 class LoggedProjectSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=PROJECT_KINDS)
-    cards = serializers.ListField(
-        child=serializers.ChoiceField(choices=CARDS),
+    kind = EnumValueField(choices=PROJECT_KINDS)
+    cards = CardSetField(
         allow_null=True,
         help_text="null for other seats until trick 1 of that round is complete",
     )
@@ -182,28 +183,35 @@ class _LogEntrySerializer(serializers.Serializer):
     round = serializers.IntegerField()
     seat = serializers.IntegerField()
     actor = serializers.ChoiceField(choices=Actor.choices)
-    created_at = serializers.DateTimeField()
+
+
+def _created_at() -> serializers.DateTimeField:
+    return serializers.DateTimeField()
 
 
 class BidLogEntrySerializer(_LogEntrySerializer):
-    type = ConstField("bid")
-    call = serializers.ChoiceField(choices=BID_CALLS)
-    suit = serializers.ChoiceField(choices=SUITS, required=False)
+    type = ConstField("bid", source="*")
+    call = EnumValueField(choices=BID_CALLS, source="move.call")
+    suit = OptionalSuitField(source="move.suit")
+    created_at = _created_at()
 
 
 class DoubleLogEntrySerializer(_LogEntrySerializer):
-    type = ConstField("double")
-    call = serializers.ChoiceField(choices=DOUBLE_CALLS)
+    type = ConstField("double", source="*")
+    call = EnumValueField(choices=DOUBLE_CALLS, source="move.call")
+    created_at = _created_at()
 
 
 class DeclareLogEntrySerializer(_LogEntrySerializer):
-    type = ConstField("declare")
+    type = ConstField("declare", source="*")
     projects = LoggedProjectSerializer(many=True)
+    created_at = _created_at()
 
 
 class PlayLogEntrySerializer(_LogEntrySerializer):
-    type = ConstField("play")
-    card = serializers.ChoiceField(choices=CARDS)
+    type = ConstField("play", source="*")
+    card = CardField(source="move.card")
+    created_at = _created_at()
 
 
 @extend_schema_field(
@@ -219,8 +227,20 @@ class PlayLogEntrySerializer(_LogEntrySerializer):
         many=False,
     )
 )
-class MoveLogEntryField(serializers.DictField):
-    """One item of the move log."""
+class MoveLogEntryField(serializers.Field):
+    """One item of the move log (a ``games.selectors.LogEntry``), rendered by its member."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.members: dict[type[engine.Move], serializers.Serializer] = {
+            engine.Bid: BidLogEntrySerializer(),
+            engine.Double: DoubleLogEntrySerializer(),
+            engine.Declare: DeclareLogEntrySerializer(),
+            engine.Play: PlayLogEntrySerializer(),
+        }
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        return self.members[type(value.move)].to_representation(value)
 
 
 def member_fields(move_type: str) -> tuple[set[str], set[str]]:
