@@ -7,15 +7,25 @@ serializer is built once per process and only ever renders, so an answer costs i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from accounts.models import User
 from games import selectors
-from games.api.serializers import MatchViewSerializer, MoveLogEntryField, MoveLogSerializer
+from games.api.serializers import (
+    MatchSummarySerializer,
+    MatchViewSerializer,
+    MoveLogEntryField,
+    MoveLogSerializer,
+    ScoreSheetSerializer,
+)
 from games.models import Match, Seat
 
 _MATCH_VIEW = MatchViewSerializer()
 _LOG_ENTRY = MoveLogEntryField()
 _MOVE_LOG = MoveLogSerializer()
+_SUMMARY = MatchSummarySerializer()
+_SCORE_SHEET = ScoreSheetSerializer()
 
 
 def match_view(match: Match, seat: Seat | None) -> dict[str, Any]:
@@ -37,3 +47,15 @@ def move_log_page(
 ) -> dict[str, Any]:
     """A page of ``GET /matches/{id}/moves``."""
     return _MOVE_LOG.to_representation({"results": entries, "next": next_url, "version": version})
+
+
+def match_summaries(matches: Iterable[Match], user: User) -> list[dict[str, Any]]:
+    """Rows of a match list (the inbox, the caller's matches, the lobby) as ``user`` sees them."""
+    return [_SUMMARY.to_representation(selectors.match_row(m, user)) for m in matches]
+
+
+def score_sheet_page(
+    rows: list[selectors.ScoreSheetRow], next_url: str | None, scores: list[int]
+) -> dict[str, Any]:
+    """A page of ``GET /matches/{id}/rounds``."""
+    return _SCORE_SHEET.to_representation({"results": rows, "next": next_url, "scores": scores})

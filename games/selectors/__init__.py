@@ -11,8 +11,14 @@ write path. The modules:
 - ``stats``: a player's record over their finished matches
 """
 
-from games.selectors.lists import inbox_for, lobby, match_summary, matches_visible_to
-from games.selectors.logs import LogEntry, LoggedProject, move_log_entries, score_sheet
+from games.selectors.lists import MatchRow, inbox_for, lobby, match_row, matches_visible_to
+from games.selectors.logs import (
+    LogEntry,
+    LoggedProject,
+    ScoreSheetRow,
+    move_log_entries,
+    score_sheet,
+)
 from games.selectors.seats import (
     etag_for,
     inbox_etag,
@@ -27,15 +33,17 @@ __all__ = [
     "FinishedRoundView",
     "LogEntry",
     "LoggedProject",
+    "MatchRow",
     "MatchView",
     "RoundView",
+    "ScoreSheetRow",
     "etag_for",
     "inbox_etag",
     "inbox_for",
     "is_automatic",
     "lobby",
     "match_for_viewer",
-    "match_summary",
+    "match_row",
     "match_view_data",
     "matches_visible_to",
     "move_log_entries",

@@ -63,7 +63,28 @@ def move_log_entries(match: Match, viewer: Seat | None, after: int, limit: int) 
     ]
 
 
-def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class ScoreSheetRow:
+    """A finished round's line of the score sheet, from its stored result (the record
+    format's shapes: ``contract`` and ``projects`` as the round row stores them)."""
+
+    number: int
+    dealer: int
+    status: str
+    contract: dict[str, Any] | None
+    abnat: list[int] | None
+    card_points: list[int] | None
+    projects: dict[str, Any] | None
+    baloot: list[int]
+    kaboot: int | None
+    bidder_team: int | None
+    bidder_failed: bool | None
+    points: list[int]
+    gahwa_winner: int | None
+    totals: list[int]
+
+
+def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[ScoreSheetRow]:
     """The finished rounds numbered after ``after``, in order, at most ``limit`` of them."""
     rounds = (
         Round.objects.filter(match=match, number__gt=after)
@@ -76,21 +97,21 @@ def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[
     for rnd in rounds:
         result = rnd.result or {}
         rows.append(
-            {
-                "number": rnd.number,
-                "dealer": rnd.dealer,
-                "status": rnd.status,
-                "contract": rnd.contract,
-                "abnat": result.get("abnat"),
-                "card_points": result.get("card_points"),
-                "projects": result.get("projects"),
-                "baloot": result.get("baloot", []),
-                "kaboot": result.get("kaboot"),
-                "bidder_team": result.get("bidder_team"),
-                "bidder_failed": result.get("bidder_failed"),
-                "points": result.get("points", [0, 0]),
-                "gahwa_winner": result.get("gahwa_winner"),
-                "totals": rnd.scores_after,
-            }
+            ScoreSheetRow(
+                number=rnd.number,
+                dealer=rnd.dealer,
+                status=rnd.status,
+                contract=rnd.contract,
+                abnat=result.get("abnat"),
+                card_points=result.get("card_points"),
+                projects=result.get("projects"),
+                baloot=result.get("baloot", []),
+                kaboot=result.get("kaboot"),
+                bidder_team=result.get("bidder_team"),
+                bidder_failed=result.get("bidder_failed"),
+                points=result.get("points", [0, 0]),
+                gahwa_winner=result.get("gahwa_winner"),
+                totals=rnd.scores_after or [],  # set on every finished round
+            )
         )
     return rows

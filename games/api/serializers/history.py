@@ -23,6 +23,7 @@ class MoveLogSerializer(serializers.Serializer):
 
 
 class ScoreSheetRowSerializer(serializers.Serializer):
+    # A line of the score sheet (``games.selectors.ScoreSheetRow``).
     number = serializers.IntegerField()
     dealer = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["complete", "redeal"])

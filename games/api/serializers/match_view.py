@@ -256,22 +256,23 @@ class MatchViewSerializer(serializers.Serializer):
 
 
 class MatchSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=MatchStatus.choices)
-    visibility = serializers.ChoiceField(choices=Visibility.choices)
-    version = serializers.IntegerField()
-    scores = serializers.ListField(child=serializers.IntegerField())
-    target = serializers.IntegerField()
-    turn_seconds = serializers.IntegerField()
+    # One match of a list as one user sees it (``games.selectors.MatchRow``).
+    id = serializers.IntegerField(source="match.pk")
+    status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
+    visibility = serializers.ChoiceField(choices=Visibility.choices, source="match.visibility")
+    version = serializers.IntegerField(source="match.version")
+    scores = IntListField(source="match.scores")
+    target = serializers.IntegerField(source="match.target")
+    turn_seconds = serializers.IntegerField(source="match.turn_seconds")
     my_seat = serializers.IntegerField(allow_null=True)
     is_my_turn = serializers.BooleanField()
     to_act = serializers.IntegerField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
     seats = SeatViewSerializer(many=True)
-    winner_team = serializers.IntegerField(allow_null=True)
+    winner_team = serializers.IntegerField(source="match.winner_team", allow_null=True)
     end_reason = serializers.ChoiceField(choices=EndReason.choices, allow_null=True)
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField(source="match.created_at")
+    updated_at = serializers.DateTimeField(source="match.updated_at")
 
 
 class MatchCreatedSerializer(MatchViewSerializer):
