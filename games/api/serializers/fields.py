@@ -96,3 +96,54 @@ class EnumValueField(serializers.ChoiceField):
 
     def to_representation(self, value: Any) -> str:
         return str(value)
+
+
+class ResponseSerializer(serializers.Serializer):
+    """A serializer that only renders: the one definition of a response body (or a part).
+
+    It renders exactly its declared fields, in order, as DRF's ``to_representation`` would,
+    but reads each field's value with a getter prepared once (a plain attribute or key path
+    where the field's source is one) instead of DRF's general lookup on every call: the move
+    path renders a view under the match's row lock.
+    """
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        plan = self.__dict__.get("_plan")
+        if plan is None:
+            plan = self.__dict__["_plan"] = [
+                (name, _getter(field), field.to_representation)
+                for name, field in self.fields.items()
+                if not field.write_only
+            ]
+        out: dict[str, Any] = {}
+        for name, get, render in plan:
+            try:
+                value = get(instance)
+            except SkipField:
+                continue
+            out[name] = None if value is None else render(value)
+        return out
+
+
+def _getter(field: serializers.Field) -> Any:
+    """How to read ``field``'s value: DRF's own lookup where the field changes it (an override
+    of ``get_attribute``, a ``*`` source, a default), else a straight walk of its source path
+    (DRF's lookup again for anything missing, so its rules for that hold)."""
+    if (
+        type(field).get_attribute is not serializers.Field.get_attribute
+        or field.source == "*"
+        or field.default is not serializers.empty
+    ):
+        return field.get_attribute
+    attrs = tuple(field.source_attrs)
+
+    def get(instance: Any) -> Any:
+        value = instance
+        try:
+            for attr in attrs:
+                value = value[attr] if type(value) is dict else getattr(value, attr)
+        except (KeyError, AttributeError):
+            return field.get_attribute(instance)
+        return value
+
+    return get

@@ -21,6 +21,7 @@ from games.api.serializers.fields import (
     IntListField,
     OptionalSuitField,
     PhaseField,
+    ResponseSerializer,
 )
 from games.api.serializers.moves import PROJECT_KINDS, LegalMoveField, ProjectViewSerializer
 from games.engine.codec import contract_to_dict, result_to_dict
@@ -40,7 +41,7 @@ COMMITMENT_HELP = (
 )
 
 
-class SeatViewSerializer(serializers.Serializer):
+class SeatViewSerializer(ResponseSerializer):
     # A seat (``games.models.Seat``) as every viewer sees it.
 
     seat = serializers.IntegerField(source="index")
@@ -68,7 +69,7 @@ class _SeatRow:
         self.is_empty = seat.is_empty
 
 
-class CallViewSerializer(serializers.Serializer):
+class CallViewSerializer(ResponseSerializer):
     # A call of the bidding or the doubling: a ``(seat, engine.Bid | engine.Double)`` pair.
 
     seat = serializers.IntegerField()
@@ -90,7 +91,7 @@ class _Call:
         self.suit = move.suit if isinstance(move, engine.Bid) else None
 
 
-class ContractViewSerializer(serializers.Serializer):
+class ContractViewSerializer(ResponseSerializer):
     # A contract in the record format's shape (``engine.contract_to_dict``, or as a round row
     # stores it).
 
@@ -114,7 +115,7 @@ class ContractViewSerializer(serializers.Serializer):
         return contract_to_dict(holder.contract, holder.multiplier, holder.gahwa, holder.locked)
 
 
-class TrickViewSerializer(serializers.Serializer):
+class TrickViewSerializer(ResponseSerializer):
     # A closed trick (``engine.Trick``).
 
     leader = serializers.IntegerField()
@@ -123,14 +124,14 @@ class TrickViewSerializer(serializers.Serializer):
     abnat = serializers.IntegerField()
 
 
-class CurrentTrickSerializer(serializers.Serializer):
+class CurrentTrickSerializer(ResponseSerializer):
     # The trick being played: an observation's leader and cards so far (null outside play).
 
     leader = serializers.IntegerField()
     cards = CardSequenceField(source="trick")
 
 
-class PublicProjectsSerializer(serializers.Serializer):
+class PublicProjectsSerializer(ResponseSerializer):
     # A seat's declaration (``engine.PublicDeclaration``): the cards null while hidden.
 
     seat = serializers.IntegerField()
@@ -138,7 +139,7 @@ class PublicProjectsSerializer(serializers.Serializer):
     projects = ProjectViewSerializer(many=True, allow_null=True)
 
 
-class RoundViewSerializer(serializers.Serializer):
+class RoundViewSerializer(ResponseSerializer):
     # A round as one viewer sees it (``games.selectors.RoundView``): every card it shows comes
     # from the engine's observation for that viewer.
 
@@ -175,19 +176,19 @@ class RoundViewSerializer(serializers.Serializer):
     deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
 
 
-class DeclaredProjectSerializer(serializers.Serializer):
+class DeclaredProjectSerializer(ResponseSerializer):
     seat = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=PROJECT_KINDS)
     cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
 
 
-class ProjectsResultSerializer(serializers.Serializer):
+class ProjectsResultSerializer(ResponseSerializer):
     declared = DeclaredProjectSerializer(many=True)
     awarded_team = serializers.IntegerField(allow_null=True)
     points = serializers.ListField(child=serializers.IntegerField())
 
 
-class RoundResultSerializer(serializers.Serializer):
+class RoundResultSerializer(ResponseSerializer):
     # A round's result in the record format's shape (``engine.result_to_dict``, or as a round
     # row stores it).
 
@@ -207,7 +208,7 @@ class RoundResultSerializer(serializers.Serializer):
         return result_to_dict(result) if result is not None else None
 
 
-class SeatProjectsSerializer(serializers.Serializer):
+class SeatProjectsSerializer(ResponseSerializer):
     # The projects one seat declared: a ``(seat, projects)`` pair of a round's result.
 
     seat = serializers.IntegerField()
@@ -218,7 +219,7 @@ class SeatProjectsSerializer(serializers.Serializer):
         return {"seat": seat, "projects": self.fields["projects"].to_representation(projects)}
 
 
-class FinishedRoundSerializer(serializers.Serializer):
+class FinishedRoundSerializer(ResponseSerializer):
     # A finished round (``games.selectors.FinishedRoundView``), all public by now.
 
     number = serializers.IntegerField(source="log.number")
@@ -233,7 +234,7 @@ class FinishedRoundSerializer(serializers.Serializer):
     deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
 
 
-class MatchViewSerializer(serializers.Serializer):
+class MatchViewSerializer(ResponseSerializer):
     # The match as one caller sees it (``games.selectors.MatchView``).
 
     id = serializers.IntegerField(source="match.pk")
@@ -255,7 +256,7 @@ class MatchViewSerializer(serializers.Serializer):
     previous_round = FinishedRoundSerializer(allow_null=True)
 
 
-class MatchSummarySerializer(serializers.Serializer):
+class MatchSummarySerializer(ResponseSerializer):
     # One match of a list as one user sees it (``games.selectors.MatchRow``).
     id = serializers.IntegerField(source="match.pk")
     status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")

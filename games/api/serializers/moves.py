@@ -26,6 +26,7 @@ from games.api.serializers.fields import (
     CardSetField,
     EnumValueField,
     OptionalSuitField,
+    ResponseSerializer,
 )
 from games.models import Actor
 
@@ -108,28 +109,28 @@ MOVE_REQUEST = PolymorphicProxySerializer(
 # These render engine moves (``engine.Bid`` ...): the discriminator is the member's own constant.
 
 
-class ProjectViewSerializer(serializers.Serializer):
+class ProjectViewSerializer(ResponseSerializer):
     kind = EnumValueField(choices=PROJECT_KINDS)
     cards = CardSetField()
 
 
-class BidMoveSerializer(serializers.Serializer):
+class BidMoveSerializer(ResponseSerializer):
     type = ConstField("bid", source="*")
     call = EnumValueField(choices=BID_CALLS)
     suit = OptionalSuitField()
 
 
-class DoubleMoveSerializer(serializers.Serializer):
+class DoubleMoveSerializer(ResponseSerializer):
     type = ConstField("double", source="*")
     call = EnumValueField(choices=DOUBLE_CALLS)
 
 
-class DeclareMoveSerializer(serializers.Serializer):
+class DeclareMoveSerializer(ResponseSerializer):
     type = ConstField("declare", source="*")
     projects = ProjectViewSerializer(many=True)
 
 
-class PlayMoveSerializer(serializers.Serializer):
+class PlayMoveSerializer(ResponseSerializer):
     type = ConstField("play", source="*")
     card = CardField()
 
@@ -169,7 +170,7 @@ class LegalMoveField(serializers.Field):
 # member names ``created_at`` last, where the entry has always shown it.
 
 
-class LoggedProjectSerializer(serializers.Serializer):
+class LoggedProjectSerializer(ResponseSerializer):
     kind = EnumValueField(choices=PROJECT_KINDS)
     cards = CardSetField(
         allow_null=True,
@@ -177,7 +178,7 @@ class LoggedProjectSerializer(serializers.Serializer):
     )
 
 
-class _LogEntrySerializer(serializers.Serializer):
+class _LogEntrySerializer(ResponseSerializer):
     seq = serializers.IntegerField()
     version = serializers.IntegerField(help_text="The match version this move produced.")
     round = serializers.IntegerField()
