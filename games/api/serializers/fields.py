@@ -99,13 +99,12 @@ class EnumValueField(serializers.ChoiceField):
 
 
 class ResponseSerializer(serializers.Serializer):
-    """A serializer that only renders: the one definition of a response body (or a part).
-
-    It renders exactly its declared fields, in order, as DRF's ``to_representation`` would,
-    but reads each field's value with a getter prepared once (a plain attribute or key path
-    where the field's source is one) instead of DRF's general lookup on every call: the move
-    path renders a view under the match's row lock.
-    """
+    # A serializer that only renders: the one definition of a response body (or a part).
+    # It renders exactly its declared fields, in order, as DRF's ``to_representation`` would,
+    # but reads each field's value with a getter prepared once (a plain attribute or key path
+    # where the field's source is one) instead of DRF's general lookup on every call: the move
+    # path renders a view under the match's row lock. (Comments, not a docstring: drf-spectacular
+    # would publish a docstring as every subclass's description.)
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
         plan = self.__dict__.get("_plan")
