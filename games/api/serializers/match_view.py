@@ -216,7 +216,7 @@ class SeatProjectsSerializer(ResponseSerializer):
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
         seat, projects = instance
-        return {"seat": seat, "projects": self.fields["projects"].to_representation(projects)}
+        return super().to_representation({"seat": seat, "projects": projects})
 
 
 class FinishedRoundSerializer(ResponseSerializer):
