@@ -8,6 +8,7 @@ from rest_framework.response import Response
 
 from core.errors import InvalidInput
 from games import selectors
+from games.api import bodies
 from games.errors import MatchNotFound
 from games.models import Match, Seat
 
@@ -37,7 +38,7 @@ IF_NONE_MATCH = OpenApiParameter(
 
 
 def view_response(match: Match, seat: Seat | None, status_code: int = 200) -> Response:
-    body = selectors.match_view(match, seat)
+    body = bodies.match_view(match, seat)
     return Response(body, status=status_code, headers={"ETag": etag(match, seat)})
 
 

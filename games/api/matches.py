@@ -15,6 +15,7 @@ from core import docs
 from core.errors import InvalidInput
 from core.parsing import refuse_body, validated_body
 from games import selectors, services
+from games.api import bodies
 from games.api import examples as ex
 from games.api import serializers as s
 from games.api.common import (
@@ -112,7 +113,7 @@ class MatchesResource(viewsets.GenericViewSet):
         user = request_user(self.request)
         page = self.paginate_queryset(queryset)
         assert page is not None
-        return self.get_paginated_response([selectors.match_summary(m, user) for m in page])
+        return self.get_paginated_response(bodies.match_summaries(page, user))
 
     # --- one match ---------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from accounts import selectors as account_selectors
 from accounts.authentication import request_user
 from core import docs
 from games import selectors
+from games.api import bodies
 from games.api import examples as ex
 from games.api.common import if_none_match
 from games.api.pagination import CURSOR, PAGE_SIZE, InboxCursor
@@ -82,7 +83,7 @@ class InboxView(GenericAPIView):
         user = request_user(request)
         page = self.paginate_queryset(selectors.inbox_for(user))
         assert page is not None
-        response = self.get_paginated_response([selectors.match_summary(m, user) for m in page])
+        response = self.get_paginated_response(bodies.match_summaries(page, user))
         # The page's own content names it: every change that moves a match in the inbox
         # (a move, a deadline, a seat going away, a name) changes the rendered page.
         tag = selectors.inbox_etag(response.data)

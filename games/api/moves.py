@@ -14,8 +14,8 @@ from core import docs
 from core.errors import InvalidInput
 from core.parsing import validated_body
 from games import engine, selectors, services
+from games.api import bodies, idempotency
 from games.api import examples as ex
-from games.api import idempotency
 from games.api import serializers as s
 from games.api.common import MATCH_ID, etag_header, int_param, match_pk
 from games.api.pagination import PAGE_SIZE, page_size_from
@@ -121,7 +121,7 @@ class MovesResource(viewsets.GenericViewSet):
             else:
                 move = engine.move_from_dict(payload)  # MalformedMove -> 400
                 services.move_make(match=match, seat=seat, move=move, expected_version=expected)
-                body, status_code = selectors.match_view(match, seat), status.HTTP_201_CREATED
+                body, status_code = bodies.match_view(match, seat), status.HTTP_201_CREATED
                 if key:
                     idempotency.answer_store(
                         user=user,
@@ -141,11 +141,11 @@ class MovesResource(viewsets.GenericViewSet):
         after = int_param(request, "after", 0)
         size = page_size_from(request)
         # One entry more than the page tells whether there is a next page.
-        entries = selectors.move_log(match, seat, after, limit=size + 1)
+        entries = selectors.move_log_entries(match, seat, after, limit=size + 1)
         page, more = entries[:size], len(entries) > size
         next_url = None
         if more:
             next_url = request.build_absolute_uri(
-                f"{request.path}?after={page[-1]['version']}&page_size={size}"
+                f"{request.path}?after={page[-1].version}&page_size={size}"
             )
-        return Response({"results": page, "next": next_url, "version": match.version})
+        return Response(bodies.move_log_page(page, next_url, match.version))

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from accounts.authentication import request_user
 from core import docs
 from games import records, selectors
+from games.api import bodies
 from games.api import examples as ex
 from games.api import serializers as s
 from games.api.common import MATCH_ID, int_param, match_pk
@@ -50,9 +51,9 @@ class RecordsResource(viewsets.GenericViewSet):
         next_url = None
         if more:
             next_url = request.build_absolute_uri(
-                f"{request.path}?after={page[-1]['number']}&page_size={size}"
+                f"{request.path}?after={page[-1].number}&page_size={size}"
             )
-        return Response({"results": page, "next": next_url, "scores": match.scores})
+        return Response(bodies.score_sheet_page(page, next_url, match.scores))
 
     @extend_schema(
         operation_id="matches_rounds_record_retrieve",

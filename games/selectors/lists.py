@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce
 
 from accounts.models import User
-from games.models import Match, MatchStatus, Visibility
-from games.selectors.seats import seat_json
+from games.models import Match, MatchStatus, Seat, Visibility
 
 
 def matches_visible_to(user: User) -> QuerySet[Match]:
@@ -51,7 +50,30 @@ def inbox_for(user: User) -> QuerySet[Match]:
     )
 
 
-def match_summary(match: Match, user: User) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One match in a list, as one user sees it: their seat and whether it is their turn."""
+
+    match: Match
+    seats: list[Seat]
+    my_seat: int | None
+    is_my_turn: bool
+
+    @property
+    def to_act(self) -> int | None:
+        return self.match.to_act if self.match.status == MatchStatus.ACTIVE else None
+
+    @property
+    def deadline(self) -> datetime | None:
+        # Only the player whose turn it is is shown the turn's deadline.
+        return self.match.deadline if self.is_my_turn else None
+
+    @property
+    def end_reason(self) -> str | None:
+        return self.match.end_reason or None
+
+
+def match_row(match: Match, user: User) -> MatchRow:
     seats = list(match.seats.all())
     mine = next((s for s in seats if s.user_id == user.pk), None)
     my_turn = bool(getattr(match, "is_my_turn", 0))
@@ -59,21 +81,4 @@ def match_summary(match: Match, user: User) -> dict[str, Any]:
         my_turn = (
             match.status == MatchStatus.ACTIVE and match.to_act == mine.index and not mine.away
         )
-    return {
-        "id": match.pk,
-        "status": match.status,
-        "visibility": match.visibility,
-        "version": match.version,
-        "scores": match.scores,
-        "target": match.target,
-        "turn_seconds": match.turn_seconds,
-        "my_seat": mine.index if mine else None,
-        "is_my_turn": my_turn,
-        "to_act": match.to_act if match.status == MatchStatus.ACTIVE else None,
-        "deadline": match.deadline if my_turn else None,
-        "seats": [seat_json(s) for s in seats],
-        "winner_team": match.winner_team,
-        "end_reason": match.end_reason or None,
-        "created_at": match.created_at,
-        "updated_at": match.updated_at,
-    }
+    return MatchRow(match, seats, mine.index if mine else None, my_turn)

@@ -2,13 +2,44 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from games import engine
 from games.models import Match, Move, Round, RoundStatus, Seat
 
 
-def move_log(match: Match, viewer: Seat | None, after: int, limit: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class LoggedProject:
+    kind: engine.ProjectKind
+    cards: tuple[engine.Card, ...] | None  # None while this viewer may not see them
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One move of the public log: who made it, when, and the move itself."""
+
+    seq: int
+    version: int
+    round: int
+    seat: int
+    actor: str
+    move: engine.Move
+    created_at: datetime
+    cards_hidden: bool  # a declaration whose cards this viewer may not see yet
+
+    @property
+    def projects(self) -> tuple[LoggedProject, ...]:
+        if not isinstance(self.move, engine.Declare):
+            return ()
+        return tuple(
+            LoggedProject(p.kind, None if self.cards_hidden else p.cards)
+            for p in self.move.projects
+        )
+
+
+def move_log_entries(match: Match, viewer: Seat | None, after: int, limit: int) -> list[LogEntry]:
     """At most ``limit`` entries of the public log after version ``after``. A declaration's
     cards stay hidden from other seats until trick 1 of its round is complete (api.md)."""
     moves = list(Move.objects.filter(match=match, version__gt=after).order_by("seq")[:limit])
@@ -17,30 +48,43 @@ def move_log(match: Match, viewer: Seat | None, after: int, limit: int) -> list[
     if state is not None and state.phase is not engine.Phase.FINISHED and not state.tricks:
         open_round = state.round_no  # trick 1 of this round is not complete yet
     viewer_index = viewer.index if viewer else None
-    out = []
-    for move in moves:
-        payload = dict(move.payload)
-        if (
-            payload.get("type") == "declare"
-            and move.round_number == open_round
-            and move.seat != viewer_index
-        ):
-            payload["projects"] = [{"kind": p["kind"], "cards": None} for p in payload["projects"]]
-        out.append(
-            {
-                "seq": move.seq,
-                "version": move.version,
-                "round": move.round_number,
-                "seat": move.seat,
-                "actor": move.actor,
-                **payload,
-                "created_at": move.created_at,
-            }
+    return [
+        LogEntry(
+            seq=move.seq,
+            version=move.version,
+            round=move.round_number,
+            seat=move.seat,
+            actor=move.actor,
+            move=engine.move_from_dict(move.payload),
+            created_at=move.created_at,
+            cards_hidden=move.round_number == open_round and move.seat != viewer_index,
         )
-    return out
+        for move in moves
+    ]
 
 
-def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class ScoreSheetRow:
+    """A finished round's line of the score sheet, from its stored result (the record
+    format's shapes: ``contract`` and ``projects`` as the round row stores them)."""
+
+    number: int
+    dealer: int
+    status: str
+    contract: dict[str, Any] | None
+    abnat: list[int] | None
+    card_points: list[int] | None
+    projects: dict[str, Any] | None
+    baloot: list[int]
+    kaboot: int | None
+    bidder_team: int | None
+    bidder_failed: bool | None
+    points: list[int]
+    gahwa_winner: int | None
+    totals: list[int]
+
+
+def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[ScoreSheetRow]:
     """The finished rounds numbered after ``after``, in order, at most ``limit`` of them."""
     rounds = (
         Round.objects.filter(match=match, number__gt=after)
@@ -53,21 +97,21 @@ def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[
     for rnd in rounds:
         result = rnd.result or {}
         rows.append(
-            {
-                "number": rnd.number,
-                "dealer": rnd.dealer,
-                "status": rnd.status,
-                "contract": rnd.contract,
-                "abnat": result.get("abnat"),
-                "card_points": result.get("card_points"),
-                "projects": result.get("projects"),
-                "baloot": result.get("baloot", []),
-                "kaboot": result.get("kaboot"),
-                "bidder_team": result.get("bidder_team"),
-                "bidder_failed": result.get("bidder_failed"),
-                "points": result.get("points", [0, 0]),
-                "gahwa_winner": result.get("gahwa_winner"),
-                "totals": rnd.scores_after,
-            }
+            ScoreSheetRow(
+                number=rnd.number,
+                dealer=rnd.dealer,
+                status=rnd.status,
+                contract=rnd.contract,
+                abnat=result.get("abnat"),
+                card_points=result.get("card_points"),
+                projects=result.get("projects"),
+                baloot=result.get("baloot", []),
+                kaboot=result.get("kaboot"),
+                bidder_team=result.get("bidder_team"),
+                bidder_failed=result.get("bidder_failed"),
+                points=result.get("points", [0, 0]),
+                gahwa_winner=result.get("gahwa_winner"),
+                totals=rnd.scores_after or [],  # set on every finished round
+            )
         )
     return rows

@@ -34,17 +34,21 @@ def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
     return match, mine
 
 
-def seat_json(seat: Seat) -> dict[str, Any]:
+def seat_display_name(seat: Seat) -> str | None:
+    """The name a seat is shown with: its player's, its bot's, or none for an empty seat."""
     user = seat.user  # None without a query when the seat has no user_id
     if user is not None:
-        name: str | None = user.display_name or user.username
-    elif seat.bot:
-        name = f"{seat.bot.capitalize()} bot"
-    else:
-        name = None
+        return user.display_name or user.username
+    if seat.bot:
+        return f"{seat.bot.capitalize()} bot"
+    return None
+
+
+def seat_json(seat: Seat) -> dict[str, Any]:
+    """A seat for the admin's pages (the API renders seats with its SeatViewSerializer)."""
     return {
         "seat": seat.index,
-        "display_name": name,
+        "display_name": seat_display_name(seat),
         "team": seat.team,
         "bot": seat.bot or None,
         "away": seat.away,

@@ -1,126 +1,177 @@
 """The match as one caller may see it (``GET /matches/{id}`` and every write's answer).
 
-Every view of a live round is built from ``engine.observation(state, seat)``, the engine's
-own definition of what that seat may know, so no selector can leak another seat's cards.
+``match_view_data(match, seat)`` returns data, not a body: the match row, the viewer's seat, and
+for the round the engine's own ``Observation`` for that seat (``engine.observation``), the
+only source of card information for a live round, so no selector can leak another seat's
+cards. The API renders it with ``MatchViewSerializer``, the one definition of the body.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
 
 from games import engine
+from games.engine.observation import PublicDeclaration
 from games.models import Match, MatchStatus, Seat
-from games.selectors.seats import is_automatic, seat_json
-from games.summaries import round_log_json
+from games.selectors.seats import is_automatic
+
+_LIVE = (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING)
 
 
-def match_view(match: Match, viewer: Seat | None) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """A round as one viewer sees it: what the engine lets that seat observe (``obs``), and
+    what the match decides around it: who is to act now, the turn's deadline, the deck's
+    commitment and the moves the caller may post."""
+
+    obs: engine.Observation
+    to_act: int | None
+    deadline: datetime | None
+    deck_commitment: str | None
+    legal_moves: tuple[engine.Move, ...]
+    projects_available: tuple[engine.Project, ...]
+    projects_suggested: tuple[engine.Project, ...]
+
+    @property
+    def current_trick(self) -> engine.Observation | None:
+        """The trick being played (the observation's ``leader`` and ``trick``), in play only."""
+        return self.obs if self.obs.leader is not None else None
+
+    @property
+    def last_trick(self) -> engine.Trick | None:
+        return self.obs.tricks[-1] if self.obs.tricks else None
+
+    @property
+    def tricks_played(self) -> int:
+        return len(self.obs.tricks)
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedRoundView:
+    """A finished round, all public by now, and its deck's commitment."""
+
+    log: engine.RoundLog
+    deck_commitment: str | None
+
+    @property
+    def face_up(self) -> engine.Card:
+        return self.log.deck[20]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    match: Match
+    my_seat: int | None
+    seats: list[Seat]
+    round: RoundView | None
+    previous_round: FinishedRoundView | None
+
+    @property
+    def invite_code(self) -> str | None:
+        # The code is for the seated to share; an outsider never sees it.
+        return (
+            self.match.invite_code if self.my_seat is not None and self.match.invite_code else None
+        )
+
+    @property
+    def end_reason(self) -> str | None:
+        return self.match.end_reason or None
+
+
+def match_view_data(match: Match, viewer: Seat | None) -> MatchView:
     """The match as ``viewer`` (a seat, or None for an outsider) may see it."""
     seats = match.seat_list()
     seat_index = viewer.index if viewer is not None else None
-    body: dict[str, Any] = {
-        "id": match.pk,
-        "status": match.status,
-        "ruleset": match.ruleset,
-        "rules_version": match.rules_version,
-        "target": match.target,
-        "turn_seconds": match.turn_seconds,
-        "visibility": match.visibility,
-        "invite_code": match.invite_code if viewer is not None and match.invite_code else None,
-        "version": match.version,
-        "scores": match.scores,
-        "winner_team": match.winner_team,
-        "end_reason": match.end_reason or None,
-        "my_seat": seat_index,
-        "seats": [seat_json(s) for s in seats],
-        "created_at": match.created_at,
-        "round": None,
-        "previous_round": None,
-    }
     state = match.load_state()
-    if state is None:
-        return body
-    commitments = {int(n): digest for n, digest in match.recent_commitments.items()}
-    if state.phase in (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING):
-        obs = engine.observation(state, seat_index)
-        current = engine.observation_to_dict(obs)
-        current.pop("seat", None)
-        to_act = obs.to_act
-        acting_seat = next((s for s in seats if s.index == to_act), None)
-        human_turn = acting_seat is not None and not is_automatic(acting_seat)
-        current["deadline"] = match.deadline if human_turn else None
-        current["deck_commitment"] = commitments.get(state.round_no)
-        if current["legal_moves"] and current["projects_suggested"]:
-            # api.md "Declarations": while declaring is legal, legal_moves holds the suggested
-            # declaration, postable as it is, so a client that plays from legal_moves declares.
-            # The engine's legal_moves leaves declarations out (they are checked when made);
-            # bots and records rely on that, so the item is added here, for clients only.
-            current["legal_moves"].append(
-                {"type": "declare", "projects": current["projects_suggested"]}
+    current: RoundView | None = None
+    previous: FinishedRoundView | None = None
+    if state is not None:
+        commitments = {int(n): digest for n, digest in match.recent_commitments.items()}
+        if state.phase in _LIVE:
+            current = _live_round(match, seats, state, seat_index, commitments)
+            if state.history:
+                log = state.history[-1]
+                previous = FinishedRoundView(log, commitments.get(log.number))
+        elif state.history:
+            # A finished match shows its last round as `round` (api.md); it is all public now.
+            log = state.history[-1]
+            current = _final_round(log, match.target, commitments.get(log.number))
+    return MatchView(match, seat_index, seats, current, previous)
+
+
+def _live_round(
+    match: Match,
+    seats: list[Seat],
+    state: engine.GameState,
+    seat_index: int | None,
+    commitments: dict[int, str],
+) -> RoundView:
+    obs = engine.observation(state, seat_index)
+    commitment = commitments.get(state.round_no)
+    if match.status != MatchStatus.ACTIVE:
+        # Ended mid-round (resigned, adjudicated, abandoned): nobody is to move any more.
+        return RoundView(obs, None, None, commitment, (), (), ())
+    acting_seat = next((s for s in seats if s.index == obs.to_act), None)
+    human_turn = acting_seat is not None and not is_automatic(acting_seat)
+    moves = obs.legal_moves
+    if moves and obs.projects_suggested:
+        # api.md "Declarations": while declaring is legal, legal_moves holds the suggested
+        # declaration, postable as it is, so a client that plays from legal_moves declares.
+        # The engine's legal_moves leaves declarations out (they are checked when made);
+        # bots and records rely on that, so the item is added here, for clients only.
+        moves = (*moves, engine.Declare(projects=obs.projects_suggested))
+    return RoundView(
+        obs=obs,
+        to_act=obs.to_act,
+        deadline=match.deadline if human_turn else None,
+        deck_commitment=commitment,
+        legal_moves=moves,
+        projects_available=obs.projects_available,
+        projects_suggested=obs.projects_suggested,
+    )
+
+
+def _final_round(log: engine.RoundLog, target: int, commitment: str | None) -> RoundView:
+    """The last round of a finished match as everyone may see it: no hands any more, every
+    call, trick and declaration public."""
+    result = log.result
+    obs = engine.Observation(
+        seat=None,
+        phase=engine.Phase.FINISHED,
+        round_no=log.number,
+        dealer=log.dealer,
+        scores=log.scores_after,
+        target=target,
+        face_up=log.deck[20],
+        to_act=None,
+        hand=(),
+        card_counts=(0, 0, 0, 0),
+        calls=tuple((s, m) for s, m in log.actions if isinstance(m, engine.Bid)),
+        doubles=tuple((s, m) for s, m in log.actions if isinstance(m, engine.Double)),
+        contract=log.contract,
+        multiplier=log.multiplier,
+        doubler=None,
+        gahwa=log.gahwa,
+        locked=log.locked,
+        leader=None,
+        trick=(),
+        tricks=log.tricks,
+        abnat=result.abnat,
+        trick_counts=(
+            sum(1 for t in log.tricks if t.winner % 2 == 0),
+            sum(1 for t in log.tricks if t.winner % 2 == 1),
+        ),
+        declarations=tuple(
+            PublicDeclaration(
+                seat=seat, kinds=tuple(p.kind.value for p in projects), projects=projects
             )
-        if match.status != MatchStatus.ACTIVE:
-            # Ended mid-round (resigned, adjudicated, abandoned): nobody is to move any more.
-            current.update(
-                to_act=None,
-                deadline=None,
-                legal_moves=[],
-                projects_available=[],
-                projects_suggested=[],
-            )
-        body["round"] = current
-        if state.history:
-            body["previous_round"] = _finished_round(state.history[-1], commitments)
-    elif state.history:
-        # A finished match shows its last round as `round` (api.md); it is all public now.
-        body["round"] = _final_round(state.history[-1], commitments)
-    return body
-
-
-def _finished_round(log: engine.RoundLog, commitments: dict[int, str]) -> dict[str, Any]:
-    out = round_log_json(log)
-    out["deck_commitment"] = commitments.get(log.number)
-    return out
-
-
-def _final_round(log: engine.RoundLog, commitments: dict[int, str]) -> dict[str, Any]:
-    summary = round_log_json(log)
-    return {
-        "phase": "over",
-        "number": log.number,
-        "dealer": log.dealer,
-        "face_up": summary["face_up"],
-        "to_act": None,
-        "hand": [],
-        "card_counts": [0, 0, 0, 0],
-        "calls": [
-            {"seat": s, **engine.move_to_dict(m)}
-            for s, m in log.actions
-            if isinstance(m, engine.Bid)
-        ],
-        "doubles": [
-            {"seat": s, **engine.move_to_dict(m)}
-            for s, m in log.actions
-            if isinstance(m, engine.Double)
-        ],
-        "contract": summary["contract"],
-        "doubler": None,
-        "current_trick": None,
-        "last_trick": summary["tricks"][-1] if summary["tricks"] else None,
-        "tricks_played": len(log.tricks),
-        "abnat": summary["result"]["abnat"],
-        "trick_counts": [sum(1 for t in log.tricks if t.winner % 2 == team) for team in (0, 1)],
-        "projects": [
-            {
-                "seat": d["seat"],
-                "kinds": [p["kind"] for p in d["projects"]],
-                "projects": d["projects"],
-            }
-            for d in summary["declarations"]
-        ],
-        "baloot": summary["result"]["baloot"],
-        "legal_moves": [],
-        "projects_available": [],
-        "projects_suggested": [],
-        "deadline": None,
-        "deck_commitment": commitments.get(log.number),
-    }
+            for seat, projects in result.declared
+        ),
+        baloot=result.baloot,
+        legal_moves=(),
+        projects_available=(),
+        projects_suggested=(),
+        winner=None,
+    )
+    return RoundView(obs, None, None, commitment, (), (), ())

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from games import engine
 from games.api.schema_enums import CALLS, CARDS, SUITS
+from games.api.serializers.fields import ResponseSerializer
 from games.api.serializers.match_view import (
     COMMITMENT_HELP,
     ContractViewSerializer,
@@ -16,13 +17,14 @@ from games.api.serializers.moves import MoveLogEntryField
 from games.models import EndReason
 
 
-class MoveLogSerializer(serializers.Serializer):
+class MoveLogSerializer(ResponseSerializer):
     results = serializers.ListField(child=MoveLogEntryField())
     next = serializers.URLField(allow_null=True)
     version = serializers.IntegerField()
 
 
-class ScoreSheetRowSerializer(serializers.Serializer):
+class ScoreSheetRowSerializer(ResponseSerializer):
+    # A line of the score sheet (``games.selectors.ScoreSheetRow``).
     number = serializers.IntegerField()
     dealer = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["complete", "redeal"])
@@ -39,7 +41,7 @@ class ScoreSheetRowSerializer(serializers.Serializer):
     totals = serializers.ListField(child=serializers.IntegerField())
 
 
-class ScoreSheetSerializer(serializers.Serializer):
+class ScoreSheetSerializer(ResponseSerializer):
     results = ScoreSheetRowSerializer(many=True)
     next = serializers.URLField(allow_null=True)
     scores = serializers.ListField(child=serializers.IntegerField())

@@ -1,20 +1,38 @@
 """The match as a caller sees it (``games.selectors.views``) and one row of a match list.
 
-These document the dicts the selectors build; names are unique across the package because
-drf-spectacular turns them into components."""
+They render what the selectors return (``games.selectors.views``, ``games.selectors.lists``),
+so what the schema documents is what an answer holds; names are unique across the package
+because drf-spectacular turns them into components."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rest_framework import serializers
 
-from games.api.schema_enums import CALLS, CARDS, PHASES, SUITS
+from games import engine
+from games.api.schema_enums import CALLS, CARDS, SUITS
+from games.api.serializers.fields import (
+    CardField,
+    CardSequenceField,
+    CardSetField,
+    EnumValueField,
+    IntListField,
+    OptionalSuitField,
+    PhaseField,
+    ResponseSerializer,
+)
 from games.api.serializers.moves import PROJECT_KINDS, LegalMoveField, ProjectViewSerializer
+from games.engine.codec import contract_to_dict, result_to_dict
 from games.models import (
     BotLevel,
     EndReason,
     MatchStatus,
+    Seat,
     Visibility,
 )
+from games.selectors import seat_display_name
 
 COMMITMENT_HELP = (
     'Fair dealing: the lowercase hex SHA-256 of the UTF-8 text salt + ":" + the deck\'s 32 '
@@ -23,23 +41,60 @@ COMMITMENT_HELP = (
 )
 
 
-class SeatViewSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
+class SeatViewSerializer(ResponseSerializer):
+    # A seat (``games.models.Seat``) as every viewer sees it.
+
+    seat = serializers.IntegerField(source="index")
     display_name = serializers.CharField(allow_null=True)
     team = serializers.IntegerField()
     bot = serializers.ChoiceField(choices=BotLevel.choices, allow_null=True)
     away = serializers.BooleanField()
-    empty = serializers.BooleanField()
+    empty = serializers.BooleanField(source="is_empty")
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        return super().to_representation(_SeatRow(instance))
 
 
-class CallViewSerializer(serializers.Serializer):
+class _SeatRow:
+    # A seat's public face: its shown name (the user's, a bot's, or none) and no bot as null.
+
+    __slots__ = ("away", "bot", "display_name", "index", "is_empty", "team")
+
+    def __init__(self, seat: Seat) -> None:
+        self.index = seat.index
+        self.display_name = seat_display_name(seat)
+        self.team = seat.team
+        self.bot = seat.bot or None
+        self.away = seat.away
+        self.is_empty = seat.is_empty
+
+
+class CallViewSerializer(ResponseSerializer):
+    # A call of the bidding or the doubling: a ``(seat, engine.Bid | engine.Double)`` pair.
+
     seat = serializers.IntegerField()
     type = serializers.ChoiceField(choices=["bid", "double"])
-    call = serializers.ChoiceField(choices=CALLS)
-    suit = serializers.ChoiceField(choices=SUITS, required=False)
+    call = EnumValueField(choices=CALLS)
+    suit = OptionalSuitField()
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        return super().to_representation(_Call(*instance))
 
 
-class ContractViewSerializer(serializers.Serializer):
+class _Call:
+    __slots__ = ("call", "seat", "suit", "type")
+
+    def __init__(self, seat: int, move: engine.Bid | engine.Double) -> None:
+        self.seat = seat
+        self.type = "bid" if isinstance(move, engine.Bid) else "double"
+        self.call = move.call
+        self.suit = move.suit if isinstance(move, engine.Bid) else None
+
+
+class ContractViewSerializer(ResponseSerializer):
+    # A contract in the record format's shape (``engine.contract_to_dict``, or as a round row
+    # stores it).
+
     kind = serializers.ChoiceField(choices=["hokum", "sun", "ashkal"])
     mode = serializers.ChoiceField(choices=["hokum", "sun"])
     trump = serializers.ChoiceField(choices=SUITS, allow_null=True)
@@ -50,46 +105,62 @@ class ContractViewSerializer(serializers.Serializer):
     gahwa = serializers.BooleanField()
     locked = serializers.BooleanField()
 
+    def get_attribute(self, instance: Any) -> Any:
+        # Over an engine.Observation or engine.RoundLog, which hold the contract, its
+        # multiplier, Gahwa and lock side by side: the record format's shape, null while
+        # there is no contract. A round row's stored contract is that shape already.
+        holder = super().get_attribute(instance)
+        if holder is None or isinstance(holder, Mapping):
+            return holder
+        return contract_to_dict(holder.contract, holder.multiplier, holder.gahwa, holder.locked)
 
-class TrickViewSerializer(serializers.Serializer):
+
+class TrickViewSerializer(ResponseSerializer):
+    # A closed trick (``engine.Trick``).
+
     leader = serializers.IntegerField()
-    cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
+    cards = CardSequenceField()
     winner = serializers.IntegerField()
     abnat = serializers.IntegerField()
 
 
-class CurrentTrickSerializer(serializers.Serializer):
+class CurrentTrickSerializer(ResponseSerializer):
+    # The trick being played: an observation's leader and cards so far (null outside play).
+
     leader = serializers.IntegerField()
-    cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
+    cards = CardSequenceField(source="trick")
 
 
-class PublicProjectsSerializer(serializers.Serializer):
+class PublicProjectsSerializer(ResponseSerializer):
+    # A seat's declaration (``engine.PublicDeclaration``): the cards null while hidden.
+
     seat = serializers.IntegerField()
     kinds = serializers.ListField(child=serializers.ChoiceField(choices=PROJECT_KINDS))
     projects = ProjectViewSerializer(many=True, allow_null=True)
 
 
-class RoundViewSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    phase = serializers.ChoiceField(choices=PHASES)
-    face_up = serializers.ChoiceField(choices=CARDS, allow_null=True)
-    deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
+class RoundViewSerializer(ResponseSerializer):
+    # A round as one viewer sees it (``games.selectors.RoundView``): every card it shows comes
+    # from the engine's observation for that viewer.
+
+    phase = PhaseField(source="obs.phase")
+    number = serializers.IntegerField(source="obs.round_no")
+    dealer = serializers.IntegerField(source="obs.dealer")
+    face_up = CardField(source="obs.face_up", allow_null=True)
     to_act = serializers.IntegerField(allow_null=True)
-    deadline = serializers.DateTimeField(allow_null=True)
-    hand = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
-    card_counts = serializers.ListField(child=serializers.IntegerField())
-    calls = CallViewSerializer(many=True)
-    doubles = CallViewSerializer(many=True)
-    contract = ContractViewSerializer(allow_null=True)
-    doubler = serializers.IntegerField(allow_null=True)
+    hand = CardSetField(source="obs.hand")
+    card_counts = IntListField(source="obs.card_counts")
+    calls = CallViewSerializer(many=True, source="obs.calls")
+    doubles = CallViewSerializer(many=True, source="obs.doubles")
+    contract = ContractViewSerializer(source="obs", allow_null=True)
+    doubler = serializers.IntegerField(source="obs.doubler", allow_null=True)
     current_trick = CurrentTrickSerializer(allow_null=True)
     last_trick = TrickViewSerializer(allow_null=True)
     tricks_played = serializers.IntegerField()
-    abnat = serializers.ListField(child=serializers.IntegerField())
-    trick_counts = serializers.ListField(child=serializers.IntegerField())
-    projects = PublicProjectsSerializer(many=True)
-    baloot = serializers.ListField(child=serializers.IntegerField())
+    abnat = IntListField(source="obs.abnat")
+    trick_counts = IntListField(source="obs.trick_counts")
+    projects = PublicProjectsSerializer(many=True, source="obs.declarations")
+    baloot = IntListField(source="obs.baloot")
     legal_moves = serializers.ListField(
         child=LegalMoveField(),
         help_text=(
@@ -101,87 +172,108 @@ class RoundViewSerializer(serializers.Serializer):
     )
     projects_available = ProjectViewSerializer(many=True)
     projects_suggested = ProjectViewSerializer(many=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
 
 
-class DeclaredProjectSerializer(serializers.Serializer):
+class DeclaredProjectSerializer(ResponseSerializer):
     seat = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=PROJECT_KINDS)
     cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
 
 
-class ProjectsResultSerializer(serializers.Serializer):
+class ProjectsResultSerializer(ResponseSerializer):
     declared = DeclaredProjectSerializer(many=True)
     awarded_team = serializers.IntegerField(allow_null=True)
     points = serializers.ListField(child=serializers.IntegerField())
 
 
-class RoundResultSerializer(serializers.Serializer):
-    abnat = serializers.ListField(child=serializers.IntegerField())
-    card_points = serializers.ListField(child=serializers.IntegerField())
+class RoundResultSerializer(ResponseSerializer):
+    # A round's result in the record format's shape (``engine.result_to_dict``, or as a round
+    # row stores it).
+
+    abnat = IntListField()
+    card_points = IntListField()
     projects = ProjectsResultSerializer()
-    baloot = serializers.ListField(child=serializers.IntegerField())
+    baloot = IntListField()
     kaboot = serializers.IntegerField(allow_null=True)
     bidder_team = serializers.IntegerField(allow_null=True)
     bidder_failed = serializers.BooleanField()
-    points = serializers.ListField(child=serializers.IntegerField())
+    points = IntListField()
     gahwa_winner = serializers.IntegerField(allow_null=True)
 
+    def get_attribute(self, instance: Any) -> Any:
+        # Over an engine.RoundResult: the record format's shape (engine.result_to_dict).
+        result = super().get_attribute(instance)
+        return result_to_dict(result) if result is not None else None
 
-class SeatProjectsSerializer(serializers.Serializer):
+
+class SeatProjectsSerializer(ResponseSerializer):
+    # The projects one seat declared: a ``(seat, projects)`` pair of a round's result.
+
     seat = serializers.IntegerField()
     projects = ProjectViewSerializer(many=True)
 
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        seat, projects = instance
+        return super().to_representation({"seat": seat, "projects": projects})
 
-class FinishedRoundSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["complete", "redeal"])
-    face_up = serializers.ChoiceField(choices=CARDS)
-    contract = ContractViewSerializer(allow_null=True)
-    tricks = TrickViewSerializer(many=True)
-    declarations = SeatProjectsSerializer(many=True)
-    result = RoundResultSerializer()
-    scores_after = serializers.ListField(child=serializers.IntegerField())
+
+class FinishedRoundSerializer(ResponseSerializer):
+    # A finished round (``games.selectors.FinishedRoundView``), all public by now.
+
+    number = serializers.IntegerField(source="log.number")
+    dealer = serializers.IntegerField(source="log.dealer")
+    face_up = CardField()
+    status = EnumValueField(choices=["complete", "redeal"], source="log.status")
+    contract = ContractViewSerializer(source="log", allow_null=True)
+    tricks = TrickViewSerializer(many=True, source="log.tricks")
+    result = RoundResultSerializer(source="log.result")
+    declarations = SeatProjectsSerializer(many=True, source="log.result.declared")
+    scores_after = IntListField(source="log.scores_after")
     deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
 
 
-class MatchViewSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=MatchStatus.choices)
-    ruleset = serializers.CharField()
-    rules_version = serializers.IntegerField()
-    target = serializers.IntegerField()
-    turn_seconds = serializers.IntegerField()
-    visibility = serializers.ChoiceField(choices=Visibility.choices)
+class MatchViewSerializer(ResponseSerializer):
+    # The match as one caller sees it (``games.selectors.MatchView``).
+
+    id = serializers.IntegerField(source="match.pk")
+    status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
+    ruleset = serializers.CharField(source="match.ruleset")
+    rules_version = serializers.IntegerField(source="match.rules_version")
+    target = serializers.IntegerField(source="match.target")
+    turn_seconds = serializers.IntegerField(source="match.turn_seconds")
+    visibility = serializers.ChoiceField(choices=Visibility.choices, source="match.visibility")
     invite_code = serializers.CharField(allow_null=True)
-    version = serializers.IntegerField()
-    scores = serializers.ListField(child=serializers.IntegerField())
-    winner_team = serializers.IntegerField(allow_null=True)
+    version = serializers.IntegerField(source="match.version")
+    scores = IntListField(source="match.scores")
+    winner_team = serializers.IntegerField(source="match.winner_team", allow_null=True)
     end_reason = serializers.ChoiceField(choices=EndReason.choices, allow_null=True)
     my_seat = serializers.IntegerField(allow_null=True)
     seats = SeatViewSerializer(many=True)
-    created_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField(source="match.created_at")
     round = RoundViewSerializer(allow_null=True)
     previous_round = FinishedRoundSerializer(allow_null=True)
 
 
-class MatchSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=MatchStatus.choices)
-    visibility = serializers.ChoiceField(choices=Visibility.choices)
-    version = serializers.IntegerField()
-    scores = serializers.ListField(child=serializers.IntegerField())
-    target = serializers.IntegerField()
-    turn_seconds = serializers.IntegerField()
+class MatchSummarySerializer(ResponseSerializer):
+    # One match of a list as one user sees it (``games.selectors.MatchRow``).
+    id = serializers.IntegerField(source="match.pk")
+    status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
+    visibility = serializers.ChoiceField(choices=Visibility.choices, source="match.visibility")
+    version = serializers.IntegerField(source="match.version")
+    scores = IntListField(source="match.scores")
+    target = serializers.IntegerField(source="match.target")
+    turn_seconds = serializers.IntegerField(source="match.turn_seconds")
     my_seat = serializers.IntegerField(allow_null=True)
     is_my_turn = serializers.BooleanField()
     to_act = serializers.IntegerField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
     seats = SeatViewSerializer(many=True)
-    winner_team = serializers.IntegerField(allow_null=True)
+    winner_team = serializers.IntegerField(source="match.winner_team", allow_null=True)
     end_reason = serializers.ChoiceField(choices=EndReason.choices, allow_null=True)
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField(source="match.created_at")
+    updated_at = serializers.DateTimeField(source="match.updated_at")
 
 
 class MatchCreatedSerializer(MatchViewSerializer):

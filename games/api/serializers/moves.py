@@ -13,12 +13,21 @@ body with the same members' fields (``games.api.serializers.requests``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from core.serializers import ConstField, StrictRequestSerializer
 from games import engine
 from games.api.schema_enums import BID_CALLS, CARDS, DOUBLE_CALLS, SUITS
+from games.api.serializers.fields import (
+    CardField,
+    CardSetField,
+    EnumValueField,
+    OptionalSuitField,
+    ResponseSerializer,
+)
 from games.models import Actor
 
 PROJECT_KINDS = [k.value for k in engine.ProjectKind]
@@ -97,32 +106,33 @@ MOVE_REQUEST = PolymorphicProxySerializer(
 
 
 # --- legal_moves items -----------------------------------------------------------------------
+# These render engine moves (``engine.Bid`` ...): the discriminator is the member's own constant.
 
 
-class ProjectViewSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=PROJECT_KINDS)
-    cards = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
+class ProjectViewSerializer(ResponseSerializer):
+    kind = EnumValueField(choices=PROJECT_KINDS)
+    cards = CardSetField()
 
 
-class BidMoveSerializer(serializers.Serializer):
-    type = ConstField("bid")
-    call = serializers.ChoiceField(choices=BID_CALLS)
-    suit = serializers.ChoiceField(choices=SUITS, required=False)
+class BidMoveSerializer(ResponseSerializer):
+    type = ConstField("bid", source="*")
+    call = EnumValueField(choices=BID_CALLS)
+    suit = OptionalSuitField()
 
 
-class DoubleMoveSerializer(serializers.Serializer):
-    type = ConstField("double")
-    call = serializers.ChoiceField(choices=DOUBLE_CALLS)
+class DoubleMoveSerializer(ResponseSerializer):
+    type = ConstField("double", source="*")
+    call = EnumValueField(choices=DOUBLE_CALLS)
 
 
-class DeclareMoveSerializer(serializers.Serializer):
-    type = ConstField("declare")
+class DeclareMoveSerializer(ResponseSerializer):
+    type = ConstField("declare", source="*")
     projects = ProjectViewSerializer(many=True)
 
 
-class PlayMoveSerializer(serializers.Serializer):
-    type = ConstField("play")
-    card = serializers.ChoiceField(choices=CARDS)
+class PlayMoveSerializer(ResponseSerializer):
+    type = ConstField("play", source="*")
+    card = CardField()
 
 
 @extend_schema_field(
@@ -138,50 +148,71 @@ class PlayMoveSerializer(serializers.Serializer):
         many=False,
     )
 )
-class LegalMoveField(serializers.DictField):
-    """One item of ``legal_moves``: a move body that can be posted as it is."""
+class LegalMoveField(serializers.Field):
+    """One item of ``legal_moves``: an engine move, rendered by its member of the union as a
+    body that can be posted as it is."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.members: dict[type[engine.Move], serializers.Serializer] = {
+            engine.Bid: BidMoveSerializer(),
+            engine.Double: DoubleMoveSerializer(),
+            engine.Declare: DeclareMoveSerializer(),
+            engine.Play: PlayMoveSerializer(),
+        }
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        return self.members[type(value)].to_representation(value)
 
 
 # --- move log items --------------------------------------------------------------------------
+# These render ``games.selectors.LogEntry``: who moved and when, and the engine move. Each
+# member names ``created_at`` last, where the entry has always shown it.
 
 
-class LoggedProjectSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=PROJECT_KINDS)
-    cards = serializers.ListField(
-        child=serializers.ChoiceField(choices=CARDS),
+class LoggedProjectSerializer(ResponseSerializer):
+    kind = EnumValueField(choices=PROJECT_KINDS)
+    cards = CardSetField(
         allow_null=True,
         help_text="null for other seats until trick 1 of that round is complete",
     )
 
 
-class _LogEntrySerializer(serializers.Serializer):
+class _LogEntrySerializer(ResponseSerializer):
     seq = serializers.IntegerField()
     version = serializers.IntegerField(help_text="The match version this move produced.")
     round = serializers.IntegerField()
     seat = serializers.IntegerField()
     actor = serializers.ChoiceField(choices=Actor.choices)
-    created_at = serializers.DateTimeField()
+
+
+def _created_at() -> serializers.DateTimeField:
+    return serializers.DateTimeField()
 
 
 class BidLogEntrySerializer(_LogEntrySerializer):
-    type = ConstField("bid")
-    call = serializers.ChoiceField(choices=BID_CALLS)
-    suit = serializers.ChoiceField(choices=SUITS, required=False)
+    type = ConstField("bid", source="*")
+    call = EnumValueField(choices=BID_CALLS, source="move.call")
+    suit = OptionalSuitField(source="move.suit")
+    created_at = _created_at()
 
 
 class DoubleLogEntrySerializer(_LogEntrySerializer):
-    type = ConstField("double")
-    call = serializers.ChoiceField(choices=DOUBLE_CALLS)
+    type = ConstField("double", source="*")
+    call = EnumValueField(choices=DOUBLE_CALLS, source="move.call")
+    created_at = _created_at()
 
 
 class DeclareLogEntrySerializer(_LogEntrySerializer):
-    type = ConstField("declare")
+    type = ConstField("declare", source="*")
     projects = LoggedProjectSerializer(many=True)
+    created_at = _created_at()
 
 
 class PlayLogEntrySerializer(_LogEntrySerializer):
-    type = ConstField("play")
-    card = serializers.ChoiceField(choices=CARDS)
+    type = ConstField("play", source="*")
+    card = CardField(source="move.card")
+    created_at = _created_at()
 
 
 @extend_schema_field(
@@ -197,8 +228,20 @@ class PlayLogEntrySerializer(_LogEntrySerializer):
         many=False,
     )
 )
-class MoveLogEntryField(serializers.DictField):
-    """One item of the move log."""
+class MoveLogEntryField(serializers.Field):
+    """One item of the move log (a ``games.selectors.LogEntry``), rendered by its member."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.members: dict[type[engine.Move], serializers.Serializer] = {
+            engine.Bid: BidLogEntrySerializer(),
+            engine.Double: DoubleLogEntrySerializer(),
+            engine.Declare: DeclareLogEntrySerializer(),
+            engine.Play: PlayLogEntrySerializer(),
+        }
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        return self.members[type(value.move)].to_representation(value)
 
 
 def member_fields(move_type: str) -> tuple[set[str], set[str]]:

@@ -1,0 +1,61 @@
+"""Response bodies, each rendered by the one serializer that documents it.
+
+The selectors return data (a ``MatchView``, log entries, match rows); these render it. Each
+serializer is built once per process and only ever renders, so an answer costs its fields'
+``to_representation`` and nothing of DRF's per-instance set-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from accounts.models import User
+from games import selectors
+from games.api.serializers import (
+    MatchSummarySerializer,
+    MatchViewSerializer,
+    MoveLogEntryField,
+    MoveLogSerializer,
+    ScoreSheetSerializer,
+)
+from games.models import Match, Seat
+
+_MATCH_VIEW = MatchViewSerializer()
+_LOG_ENTRY = MoveLogEntryField()
+_MOVE_LOG = MoveLogSerializer()
+_SUMMARY = MatchSummarySerializer()
+_SCORE_SHEET = ScoreSheetSerializer()
+
+
+def match_view(match: Match, seat: Seat | None) -> dict[str, Any]:
+    """``GET /matches/{id}`` (and every write's answer) as ``seat`` (None: an outsider) sees it."""
+    return _MATCH_VIEW.to_representation(selectors.match_view_data(match, seat))
+
+
+def move_log(match: Match, seat: Seat | None, after: int, limit: int) -> list[dict[str, Any]]:
+    """At most ``limit`` entries of the move log after version ``after``, as ``seat`` sees
+    them (the items of ``GET /matches/{id}/moves``)."""
+    return [
+        _LOG_ENTRY.to_representation(e)
+        for e in selectors.move_log_entries(match, seat, after, limit)
+    ]
+
+
+def move_log_page(
+    entries: list[selectors.LogEntry], next_url: str | None, version: int
+) -> dict[str, Any]:
+    """A page of ``GET /matches/{id}/moves``."""
+    return _MOVE_LOG.to_representation({"results": entries, "next": next_url, "version": version})
+
+
+def match_summaries(matches: Iterable[Match], user: User) -> list[dict[str, Any]]:
+    """Rows of a match list (the inbox, the caller's matches, the lobby) as ``user`` sees them."""
+    return [_SUMMARY.to_representation(selectors.match_row(m, user)) for m in matches]
+
+
+def score_sheet_page(
+    rows: list[selectors.ScoreSheetRow], next_url: str | None, scores: list[int]
+) -> dict[str, Any]:
+    """A page of ``GET /matches/{id}/rounds``."""
+    return _SCORE_SHEET.to_representation({"results": rows, "next": next_url, "scores": scores})
