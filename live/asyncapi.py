@@ -91,7 +91,7 @@ def _openapi_as_json_schema(node: Any) -> Any:
             if "enum" in out and None not in out["enum"]:
                 out["enum"] = [*out["enum"], None]
         else:
-            out = {"oneOf": [out, {"type": "null"}]}
+            out = {"anyOf": [out, {"type": "null"}]}
     return out
 
 

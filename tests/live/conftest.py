@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from channels.layers import channel_layers
 
-from tests.support.live import ThreadServer
+from tests.support.live import Stream, ThreadServer
 
 
 @pytest.fixture(autouse=True)
@@ -33,4 +33,6 @@ def stream_server(transactional_db: None) -> Iterator[ThreadServer]:
     try:
         yield server
     finally:
+        while Stream.opened:
+            Stream.opened.pop().close()
         server.stop()

@@ -12,7 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.support.api import match_url
-from tests.support.live import Stream, ThreadServer
+from tests.support.live import Stream, ThreadServer, log_of
 from tests.support.players import Player, create_match
 from tests.support.workers import WorkerProcess
 
@@ -65,16 +65,7 @@ class StreamPlayer:
         return False
 
     def server_log(self) -> list[dict[str, Any]]:
-        items: list[dict[str, Any]] = []
-        after = 0
-        while True:
-            body = self.player.client.get(
-                match_url(self.match_id, "/moves"), {"after": after}
-            ).json()
-            items.extend(body["results"])
-            if body["next"] is None:
-                return items
-            after = items[-1]["version"]
+        return log_of(self.player, self.match_id)
 
 
 def assert_same_log(streamed: list[dict[str, Any]], log: list[dict[str, Any]]) -> None:

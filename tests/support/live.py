@@ -73,6 +73,7 @@ class ProcessServer:
             [
                 *(sys.executable, "-m", "uvicorn", "baloot_site.asgi:application"),
                 *("--host", "127.0.0.1", "--port", str(self.port), "--lifespan", "off"),
+                *("--ws", "websockets-sansio", "--timeout-graceful-shutdown", "1"),
             ],
             cwd=ROOT,
             env=env,
@@ -104,10 +105,26 @@ class ProcessServer:
         self.log.close()
 
 
+def log_of(player: Any, match_id: int) -> list[dict[str, Any]]:
+    """The whole move log of a match as ``player`` reads it over HTTP, page by page."""
+    items: list[dict[str, Any]] = []
+    while True:
+        after = items[-1]["version"] if items else 0
+        answer = player.client.get(f"/api/v1/matches/{match_id}/moves", {"after": after})
+        assert answer.status_code == 200, answer.content
+        items.extend(answer.json()["results"])
+        if answer.json()["next"] is None:
+            return items
+
+
 class Stream:
     """A connected WebSocket and what it has received."""
 
+    # Every stream opened, so a fixture can close the ones a test left open.
+    opened: list[Stream] = []
+
     def __init__(self, url: str, token: str | None = None) -> None:
+        Stream.opened.append(self)
         headers = {"Authorization": f"Bearer {token}"} if token else None
         self.ws: ClientConnection = connect(url, additional_headers=headers, open_timeout=10)
         self.received: list[dict[str, Any]] = []
