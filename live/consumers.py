@@ -23,13 +23,62 @@ from rest_framework.utils.encoders import JSONEncoder
 from accounts.models import User
 from games import selectors
 from games.errors import MatchNotFound
+from games.models import Match
 from live import auth, relay
 
 log = logging.getLogger(__name__)
 
 # Open connections per user in this process (LIVE["MAX_CONNECTIONS_PER_USER"]).
 _open: Counter[int] = Counter()
+# Every authenticated connection of this process, for the watcher below.
+_streams: set[_Stream] = set()
+_watchers: dict[int, asyncio.Task[None]] = {}
 PAGE = 500
+
+
+def _watch_started() -> None:
+    loop = asyncio.get_running_loop()
+    task = _watchers.get(id(loop))
+    if task is None or task.done():
+        _watchers[id(loop)] = loop.create_task(_watch(), name="live-watch")
+
+
+def _match_versions(match_ids: set[int]) -> dict[int, int]:
+    ids = sorted(match_ids)
+    out: dict[int, int] = {}
+    for start in range(0, len(ids), 500):
+        rows = Match.objects.filter(pk__in=ids[start : start + 500]).values_list("pk", "version")
+        out.update(dict(rows))
+    return out
+
+
+async def _watch() -> None:
+    """One task per process, every ``LIVE["RECHECK_SECONDS"]``: close the connections whose
+    token was revoked or whose user was sanctioned, and wake any match stream behind its
+    match's version (a note the channel layer dropped), all in a few queries however many
+    connections are open."""
+    standings = _read_off_thread(auth.standings)
+    versions_of = _read_off_thread(_match_versions)
+    while True:
+        await asyncio.sleep(float(settings.LIVE["RECHECK_SECONDS"]))
+        streams = [s for s in _streams if s.caller is not None]
+        if not streams:
+            continue
+        try:
+            refused = await standings({s.caller.token_id for s in streams if s.caller})
+            matches = {s.match_id for s in streams if isinstance(s, MatchStream)}
+            versions = await versions_of(matches) if matches else {}
+        except Exception:
+            log.exception("live: re-checking open connections failed")
+            continue
+        for stream in streams:
+            if stream.caller is None:
+                continue
+            code = refused.get(stream.caller.token_id)
+            if code is not None:
+                await stream.refuse(code)
+            elif isinstance(stream, MatchStream):
+                stream.behind(versions.get(stream.match_id, 0))
 
 
 def _read_off_thread(fn: Any) -> Any:
@@ -64,39 +113,21 @@ class _Stream(AsyncJsonWebsocketConsumer):
         await relay.start()
         if not await self.opened(found.user):
             return
-        self._tasks.append(asyncio.create_task(self._recheck()))
+        _streams.add(self)
+        _watch_started()
 
     async def opened(self, user: User) -> bool:
         raise NotImplementedError
 
     async def refuse(self, code: int) -> None:
+        _streams.discard(self)
         for task in self._tasks:
             if task is not asyncio.current_task():
                 task.cancel()
         await self.close(code=code)
 
-    async def _recheck(self) -> None:
-        """Close when the token is revoked or its user sanctioned; and look again now and then,
-        which also repairs a note the channel layer dropped."""
-        assert self.caller is not None
-        every = float(settings.LIVE["RECHECK_SECONDS"])
-        check = _read_off_thread(auth.standing)
-        while True:
-            await asyncio.sleep(every)
-            try:
-                code = await check(self.caller.token_id)
-            except Exception:
-                log.exception("live: re-checking a token failed")
-                continue
-            if code is not None:
-                await self.refuse(code)
-                return
-            await self.tick()
-
-    async def tick(self) -> None:
-        pass
-
     async def disconnect(self, code: int) -> None:
+        _streams.discard(self)
         for task in getattr(self, "_tasks", []):
             task.cancel()
         if self.caller is not None:
@@ -144,8 +175,9 @@ class MatchStream(_Stream):
         if note["kind"] == relay.VERSION and note["version"] > self.sent_version:
             self._wake.set()
 
-    async def tick(self) -> None:
-        self._wake.set()
+    def behind(self, version: int) -> None:
+        if version > self.sent_version:
+            self._wake.set()
 
     async def _pump(self) -> None:
         # One pass at a time; notes arriving meanwhile fold into the next pass.
@@ -156,6 +188,8 @@ class MatchStream(_Stream):
                 await self._pass()
             except MatchNotFound:  # no longer visible (e.g. left a private match)
                 await self.refuse(auth.NOT_VISIBLE)
+                return
+            except OSError:  # the client went away mid-pass (uvicorn's ClientDisconnected)
                 return
             except Exception:
                 log.exception("live: a stream pass failed for match %s", self.match_id)
