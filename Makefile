@@ -39,7 +39,7 @@ test: $(STAMP) system-deps $(ASYNCAPI_CHECKER)/node_modules/.installed
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # mypy with the Django and DRF plugins over the whole project, tests included ([tool.mypy]).
-MYPY_PATHS := baloot_site core accounts moderation games bench scripts tests manage.py
+MYPY_PATHS := baloot_site core accounts moderation games live bench scripts tests manage.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -285,6 +285,7 @@ async def fanout(tables: int, seconds: float) -> None:
                 )
             )
     counts = [0] * len(sockets)
+    lags: list[float] = []
     start = time.time()
     stop = start + seconds
 
@@ -292,10 +293,13 @@ async def fanout(tables: int, seconds: float) -> None:
         ws = sockets[index]
         while time.time() < stop:
             try:
-                await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.time()))
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.time()))
             except TimeoutError:
                 return
             counts[index] += 1
+            message = json.loads(raw)
+            if message["type"] == "move":
+                lags.append(time.time() - _stamp(message["item"]["created_at"]))
 
     rng = random.Random(2)
     players = [
@@ -311,6 +315,7 @@ async def fanout(tables: int, seconds: float) -> None:
         f"3. fan-out: {len(sockets)} clients on {tables} tables for {took:.0f} s: {total} "
         f"messages, {total / took:.0f} messages/s delivered"
     )
+    print(_line("watchers, commit -> client", lags))
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
 
 

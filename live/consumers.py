@@ -136,8 +136,10 @@ class _Stream(AsyncJsonWebsocketConsumer):
                 del _open[self.caller.user.pk]
             self.caller = None
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        # Server to client only; whatever a client sends is ignored.
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        # Server to client only; whatever a client sends (JSON or not) is ignored.
         return
 
 

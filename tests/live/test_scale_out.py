@@ -100,7 +100,7 @@ def test_clients_on_either_process_hear_every_commit(
         assert_same_log(items, log_of(viewer, match_id))
     assert {i["actor"] for i in log_of(human, match_id)} >= {"bot", "human"}
     # The inbox on the other process heard of the human's turns and of the end.
-    events = []
+    events: list[dict[str, Any]] = []
     while not events or events[-1]["event"] != "match_finished":
         events.append(inbox.next(timeout=15))
     assert "your_turn" in {e["event"] for e in events}

@@ -102,8 +102,12 @@ def test_since_resumes_with_no_gap_and_no_duplicate(
     got = Stream(f"{url}?since={middle}", players[1].token).until_view(version)
     assert [m["item"] for m in got[:-1]] == log[6:]
     # `since` at or past the present: no items, the view only.
-    only = Stream(f"{url}?since={version}", players[1].token).until_view(version)
-    assert [m["type"] for m in only] == ["view"]
+    present = Stream(f"{url}?since={version}", players[1].token)
+    assert [m["type"] for m in present.until_view(version)] == ["view"]
+    # What a client sends is ignored, garbage included; the stream carries on.
+    present.ws.send("{not json")
+    new = legal_step(players, match_id, rng)["version"]
+    assert [m["type"] for m in present.until_view(new)] == ["move", "view"]
 
 
 def test_the_player_stream_tells_of_turns_starts_and_ends(
