@@ -119,9 +119,12 @@ def test_the_ticket_endpoint_needs_a_bearer_token(anon: Any) -> None:
 def test_too_many_connections_is_4429(stream_server: ThreadServer, settings: Any) -> None:
     settings.LIVE = {**settings.LIVE, "MAX_CONNECTIONS_PER_USER": 2}
     player = player_register()
-    url = f"{stream_server.url}/ws/v1/me"
+    match = create_match(player)
+    url = f"{stream_server.url}/ws/v1/matches/{match['id']}"
     kept = [Stream(url, player.token), Stream(url, player.token)]
-    assert Stream(url, player.token).close_code(timeout=3) == 4429
+    for stream in kept:
+        assert stream.next()["type"] == "view"  # authenticated and counted
+    assert Stream(f"{stream_server.url}/ws/v1/me", player.token).close_code(timeout=3) == 4429
     kept[0].close()
     # A closed connection frees its place.
-    assert Stream(url, player.token).close_code(timeout=1) is None
+    assert Stream(url, player.token).next()["type"] == "view"

@@ -92,6 +92,7 @@ def test_a_human_plays_three_bots_over_the_stream_only(
     deadline = time.monotonic() + 90
     while not client.handle(client.stream.next(timeout=30)):
         assert time.monotonic() < deadline, f"the match did not finish\n{worker.logs()[-3000:]}"
+    worker.kill9()  # done with it: a warm shutdown would only cost the suite seconds
     log = client.server_log()
     assert_same_log(client.items, log)  # every move, bots' included, once and in order
     assert any(item["actor"] == "bot" for item in log)
@@ -124,5 +125,6 @@ def test_cut_connections_and_a_killed_worker_lose_and_double_nothing(
             time.sleep(1.0)
             worker.start()
     assert killed
+    worker.kill9()
     log = client.server_log()
     assert_same_log(client.items, log)

@@ -93,6 +93,7 @@ def test_clients_on_either_process_hear_every_commit(
             )
             assert status in (201, 409)
     final = message["version"]
+    worker.kill9()  # done with it: a warm shutdown would only cost the suite seconds
     assert posted_to["a"] and posted_to["b"]
     theirs.until_view(final, timeout=30)
     for stream, viewer in ((mine, human), (theirs, watcher)):
