@@ -355,7 +355,15 @@ if CHANNEL_LAYER_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [CHANNEL_LAYER_URL],
+                # redis-py caps a pool at 100 connections unless told; a web process with
+                # thousands of streams joins and leaves groups faster than that when many
+                # connect or drop at once.
+                "hosts": [
+                    {
+                        "address": CHANNEL_LAYER_URL,
+                        "max_connections": env.int("CHANNEL_LAYER_MAX_CONNECTIONS", default=1000),
+                    }
+                ],
                 # Several deployments (or test runs) may share one Redis.
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default="baloot"),
                 "capacity": 1000,

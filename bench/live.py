@@ -298,7 +298,8 @@ async def fanout(tables: int, seconds: float) -> None:
                 return
             counts[index] += 1
             message = json.loads(raw)
-            if message["type"] == "move":
+            if message["type"] == "move" and _stamp(message["item"]["created_at"]) >= start:
+                # Only moves committed since every client connected (not the catch-up).
                 lags.append(time.time() - _stamp(message["item"]["created_at"]))
 
     rng = random.Random(2)
@@ -364,7 +365,8 @@ def main() -> None:
         relay = "channels-redis" if "redis" in env.get("CELERY_BROKER_URL", "") else "table"
         print(f"bench-live: database {env.get('DATABASE_URL', 'SQLite (embedded)')}, relay {relay}")
         asyncio.run(latency(args.seconds))
-        asyncio.run(idle(server.pid, args.idle))
+        if args.idle:
+            asyncio.run(idle(server.pid, args.idle))
         asyncio.run(fanout(args.tables, args.seconds))
     finally:
         for proc in (server, worker):
