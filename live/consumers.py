@@ -36,6 +36,34 @@ _watchers: dict[int, asyncio.Task[None]] = {}
 PAGE = 500
 
 
+_slots: dict[int, asyncio.Semaphore] = {}
+
+
+def _layer_slot() -> asyncio.Semaphore:
+    """Bounds this process's concurrent group joins and leaves: thousands of streams dropping
+    at once would otherwise ask the channel layer for thousands of Redis connections."""
+    loop = asyncio.get_running_loop()
+    slot = _slots.get(id(loop))
+    if slot is None:
+        slot = _slots[id(loop)] = asyncio.Semaphore(100)
+    return slot
+
+
+async def _join(layer: Any, group: str, channel: str) -> None:
+    async with _layer_slot():
+        await layer.group_add(group, channel)
+
+
+async def _leave(layer: Any, group: str, channel: str) -> None:
+    # Best effort: a member left behind only costs the layer a message to a channel nobody
+    # reads, until the group expires.
+    try:
+        async with _layer_slot():
+            await layer.group_discard(group, channel)
+    except Exception:
+        log.warning("live: leaving group %s failed", group, exc_info=True)
+
+
 def _watch_started() -> None:
     loop = asyncio.get_running_loop()
     task = _watchers.get(id(loop))
@@ -157,7 +185,7 @@ class MatchStream(_Stream):
         self.sent_view = False
         self.user = user
         self._wake = asyncio.Event()
-        await self.channel_layer.group_add(relay.match_group(self.match_id), self.channel_name)
+        await _join(self.channel_layer, relay.match_group(self.match_id), self.channel_name)
         try:
             await self._pass()
         except MatchNotFound:
@@ -168,9 +196,7 @@ class MatchStream(_Stream):
 
     async def disconnect(self, code: int) -> None:
         if self.caller is not None and hasattr(self, "match_id"):
-            await self.channel_layer.group_discard(
-                relay.match_group(self.match_id), self.channel_name
-            )
+            await _leave(self.channel_layer, relay.match_group(self.match_id), self.channel_name)
         await super().disconnect(code)
 
     async def live_note(self, note: relay.Note) -> None:
@@ -233,15 +259,13 @@ class PlayerStream(_Stream):
     """``/ws/v1/me``: the caller's inbox events, as they commit."""
 
     async def opened(self, user: User) -> bool:
-        await self.channel_layer.group_add(relay.user_group(user.pk), self.channel_name)
+        await _join(self.channel_layer, relay.user_group(user.pk), self.channel_name)
         self.user_pk = user.pk
         return True
 
     async def disconnect(self, code: int) -> None:
         if self.caller is not None:
-            await self.channel_layer.group_discard(
-                relay.user_group(self.user_pk), self.channel_name
-            )
+            await _leave(self.channel_layer, relay.user_group(self.user_pk), self.channel_name)
         await super().disconnect(code)
 
     async def live_note(self, note: relay.Note) -> None:
