@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 from collections import Counter
 from typing import Any
 
@@ -32,20 +33,25 @@ log = logging.getLogger(__name__)
 _open: Counter[int] = Counter()
 # Every authenticated connection of this process, for the watcher below.
 _streams: set[_Stream] = set()
-_watchers: dict[int, asyncio.Task[None]] = {}
+# Per event loop, weakly (a loop's id may be reused once it is gone).
+_watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
 PAGE = 500
 
 
-_slots: dict[int, asyncio.Semaphore] = {}
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _layer_slot() -> asyncio.Semaphore:
     """Bounds this process's concurrent group joins and leaves: thousands of streams dropping
     at once would otherwise ask the channel layer for thousands of Redis connections."""
     loop = asyncio.get_running_loop()
-    slot = _slots.get(id(loop))
+    slot = _slots.get(loop)
     if slot is None:
-        slot = _slots[id(loop)] = asyncio.Semaphore(100)
+        slot = _slots[loop] = asyncio.Semaphore(100)
     return slot
 
 
@@ -66,9 +72,9 @@ async def _leave(layer: Any, group: str, channel: str) -> None:
 
 def _watch_started() -> None:
     loop = asyncio.get_running_loop()
-    task = _watchers.get(id(loop))
+    task = _watchers.get(loop)
     if task is None or task.done():
-        _watchers[id(loop)] = loop.create_task(_watch(), name="live-watch")
+        _watchers[loop] = loop.create_task(_watch(), name="live-watch")
 
 
 def _match_versions(match_ids: set[int]) -> dict[int, int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from datetime import datetime, timedelta
 from typing import Any, TypedDict
 
@@ -105,7 +106,11 @@ def _send_now(note: Note) -> None:
 
 # --- The table relay's tail, one per web process (per event loop) ---------------------------
 
-_tails: dict[int, asyncio.Task[None]] = {}
+# Keyed by the loop itself (weakly): a loop's id may be reused once it is gone, as in tests
+# that start a server per test.
+_tails: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def start() -> None:
@@ -114,10 +119,10 @@ async def start() -> None:
     if mechanism() != "table":
         return
     loop = asyncio.get_running_loop()
-    task = _tails.get(id(loop))
+    task = _tails.get(loop)
     if task is None or task.done():
         last = await database_sync_to_async(_last_id)()
-        _tails[id(loop)] = loop.create_task(_tail(last), name="live-table-tail")
+        _tails[loop] = loop.create_task(_tail(last), name="live-table-tail")
 
 
 def _last_id() -> int:
