@@ -36,3 +36,20 @@ def stream_server(transactional_db: None) -> Iterator[ThreadServer]:
         while Stream.opened:
             Stream.opened.pop().close()
         server.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _end_server_sessions(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """The servers' read threads keep their PostgreSQL sessions (CONN_MAX_AGE), which would
+    stop the test database from being dropped at the end of the run: end them then."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor != "postgresql":
+            return
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )

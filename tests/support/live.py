@@ -126,7 +126,10 @@ class Stream:
     def __init__(self, url: str, token: str | None = None) -> None:
         Stream.opened.append(self)
         headers = {"Authorization": f"Bearer {token}"} if token else None
-        self.ws: ClientConnection = connect(url, additional_headers=headers, open_timeout=10)
+        # max_queue=None: a stream the test reads only later must not stop reading the socket.
+        self.ws: ClientConnection = connect(
+            url, additional_headers=headers, open_timeout=10, max_queue=None
+        )
         self.received: list[dict[str, Any]] = []
 
     def next(self, timeout: float = 10.0) -> dict[str, Any]:
