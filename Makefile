@@ -10,7 +10,7 @@ TS_CLIENT := tests/clients/ts
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: run test lint format bench bench-load bots-eval schema demo clean system-deps
+.PHONY: run test lint format bench bench-load bench-live bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,7 +36,13 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m games.engine play --seed 1 --bot easy
 
-test: $(STAMP) $(TS_STAMP) system-deps
+# The official AsyncAPI parser the event-contract test runs with node (pinned by its lockfile).
+ASYNCAPI_CHECKER := tests/clients/asyncapi
+$(ASYNCAPI_CHECKER)/node_modules/.installed: $(ASYNCAPI_CHECKER)/package-lock.json
+	cd $(ASYNCAPI_CHECKER) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+test: $(STAMP) $(TS_STAMP) system-deps $(ASYNCAPI_CHECKER)/node_modules/.installed
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # mypy with the Django and DRF plugins over the whole project, tests included ([tool.mypy]).
@@ -66,6 +72,11 @@ bench: $(STAMP)
 # gunicorn + Celery worker + beat against PostgreSQL and Redis on this machine (loopback).
 bench-load: $(STAMP)
 	$(PY) -m bench.load
+
+# The live stream on this machine (loopback): commit-to-client latency with a real worker next to
+# polling, idle connections one process holds, fan-out to 1,000 clients (bench/live.py).
+bench-live: $(STAMP)
+	$(PY) -m bench.live
 
 bots-eval: $(STAMP)
 	$(PY) -m bench.bots_eval --a normal --b easy --rounds 1000

@@ -1,8 +1,25 @@
-"""ASGI entry point."""
+"""ASGI entry point: HTTP to Django, WebSocket to the live streams (live/routing.py)."""
 
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
+# WhiteNoise's static files (admin, Swagger UI) are sync file iterators, which Django's ASGI
+# handler reads in a thread, warning on every response. They are small files and served right;
+# the warning would only flood the log.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators", category=Warning
+)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
-application = get_asgi_application()
+# Django first: the apps must be loaded before the consumers import their models.
+django_application = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+
+from live.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {"http": django_application, "websocket": URLRouter(websocket_urlpatterns)}
+)

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "moderation",
+    "live",
     "live.push",
 ]
 
@@ -275,6 +276,7 @@ REST_FRAMEWORK = {
         "reads": env.str("RATE_READS", default="1200/min"),
         "reports": env.str("RATE_REPORTS", default="10/hour"),
         "push": env.str("RATE_PUSH", default="60/min"),
+        "ws_ticket": env.str("RATE_WS_TICKET", default="60/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -359,6 +361,50 @@ BALOOT = {
     "BOT_TIME_BUDGET": env.float("BALOOT_BOT_TIME_BUDGET", default=0.15),
 }
 
+# --- Live delivery (live/) ---------------------------------------------------------------
+
+# The stream's channel layer: Redis (channels-redis) when CHANNEL_LAYER_URL is set, or else the
+# Redis of CELERY_BROKER_URL when it is one; otherwise the in-memory layer inside each web
+# process, fed by the table relay (live/relay.py), since the embedded default has no server.
+_broker = env.str("CELERY_BROKER_URL", default="")
+CHANNEL_LAYER_URL = env.str(
+    "CHANNEL_LAYER_URL", default=_broker if _broker.startswith(("redis://", "rediss://")) else ""
+)
+LIVE = {
+    "RELAY": "redis" if CHANNEL_LAYER_URL else "table",
+    # The table relay's tail interval, and how long its rows are kept (beat purges older ones).
+    "POLL_SECONDS": env.float("LIVE_POLL_SECONDS", default=0.05),
+    "EVENT_TTL_SECONDS": env.float("LIVE_EVENT_TTL_SECONDS", default=600.0),
+    # How often an open connection re-checks its token (revoked, sanctioned) and re-reads.
+    "RECHECK_SECONDS": env.float("LIVE_RECHECK_SECONDS", default=5.0),
+    "MAX_CONNECTIONS_PER_USER": env.int("LIVE_MAX_CONNECTIONS_PER_USER", default=20),
+    "TICKET_SECONDS": 60,
+}
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                # redis-py caps a pool at 100 connections unless told; a web process with
+                # thousands of streams joins and leaves groups faster than that when many
+                # connect or drop at once.
+                "hosts": [
+                    {
+                        "address": CHANNEL_LAYER_URL,
+                        "max_connections": env.int("CHANNEL_LAYER_MAX_CONNECTIONS", default=1000),
+                    }
+                ],
+                # Several deployments (or test runs) may share one Redis.
+                "prefix": env.str("CHANNEL_LAYER_PREFIX", default="baloot"),
+                "capacity": 1000,
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
+    }
+
 # The HTTP benchmarks' floor endpoint (bench/floor.py); never on in production.
 BENCH_ENDPOINTS = env.bool("BALOOT_BENCH_ENDPOINTS", default=False)
 
@@ -390,6 +436,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.purge_idempotency_records",
         "schedule": 600.0,
     },
+    # The table relay's rows, once every web process has read them (live/relay.py).
+    "purge-live-events": {"task": "live.tasks.purge_live_events", "schedule": 60.0},
 }
 # --- Push notifications (live.push) ----------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""URL map: the v1 API, its schema and docs, health, and the admin."""
+"""URL map: the v1 API, its schema and docs, the event contract, health, and the admin."""
 
 from django.conf import settings
 from django.contrib import admin
@@ -10,6 +10,8 @@ from accounts.api import views as account_views
 from baloot_site import health
 from games.api import me
 from games.api.views import MatchViewSet
+from live import asyncapi
+from live.api import WsTicketView
 from live.push import api as push_api
 from moderation.api import MatchReportsView
 
@@ -20,6 +22,7 @@ api_v1 = [
     path("auth/register", account_views.RegisterView.as_view(), name="auth-register"),
     path("auth/login", account_views.LoginView.as_view(), name="auth-login"),
     path("auth/logout", account_views.LogoutView.as_view(), name="auth-logout"),
+    path("auth/ws-ticket", WsTicketView.as_view(), name="auth-ws-ticket"),
     path("me", me.MeView.as_view(), name="me"),
     path("me/matches", me.InboxView.as_view(), name="me-matches"),
     path("me/devices", push_api.DevicesView.as_view(), name="me-devices"),
@@ -33,6 +36,7 @@ api_v1 = [
 urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/asyncapi/", asyncapi.asyncapi_view, name="asyncapi"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("healthz", health.healthz, name="healthz"),

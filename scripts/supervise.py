@@ -37,7 +37,11 @@ RESTART_MAX_PAUSE = 30.0
 STABLE_AFTER_SECONDS = 60.0
 
 COMMANDS: dict[str, list[str]] = {
-    "api": [PY, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
+    # ASGI: the HTTP API and the WebSocket streams (live/) on one port.
+    "api": [
+        *(PY, "-m", "uvicorn", "baloot_site.asgi:application", "--host", HOST, "--port", PORT),
+        *("--lifespan", "off", "--ws", "websockets-sansio", "--no-access-log"),
+    ],
     "worker": [
         *(PY, "-m", "celery", "-A", "baloot_site", "worker", "--loglevel=INFO"),
         *("--concurrency=2", "--without-gossip", "--without-mingle"),
@@ -107,6 +111,7 @@ def main() -> int:
     for child in children:
         child.start()
     say(f"API: http://{HOST}:{PORT}/api/v1/  Swagger UI: http://{HOST}:{PORT}/api/docs/")
+    say(f"Streams: ws://{HOST}:{PORT}/ws/v1/matches/ID and ws://{HOST}:{PORT}/ws/v1/me")
     while not stopping:
         for child in children:
             child.check()

@@ -79,13 +79,17 @@ def test_app_services_share_the_image_and_the_production_environment(
         assert "127.0.0.1" in env["DJANGO_ALLOWED_HOSTS"]  # the health check's host
 
 
-def test_web_runs_gunicorn_on_the_real_wsgi_application(compose: dict[str, Any]) -> None:
+def test_web_runs_gunicorn_on_the_real_asgi_application(compose: dict[str, Any]) -> None:
     command = _command(compose["services"]["web"])
     assert command[0] == "gunicorn"
     module, _, attribute = command[1].partition(":")
-    wsgi = importlib.import_module(module)
-    assert callable(getattr(wsgi, attribute))
+    assert module == "baloot_site.asgi"  # HTTP and the WebSocket streams
+    asgi = importlib.import_module(module)
+    assert callable(getattr(asgi, attribute))
     assert any(arg.startswith("--bind=0.0.0.0:8000") for arg in command)
+    worker_class = next(a for a in command if a.startswith("--worker-class="))
+    worker_module, _, worker_name = worker_class.partition("=")[2].rpartition(".")
+    assert callable(getattr(importlib.import_module(worker_module), worker_name))
 
 
 @pytest.mark.parametrize(("service", "role"), [("worker", "worker"), ("beat", "beat")])
@@ -132,7 +136,8 @@ def test_dockerfile_is_slim_non_root_installs_from_pyproject_and_copies_real_fil
     assert user and user[-1] != "USER root"
     entrypoint = re.search(r'^ENTRYPOINT \["([^"]+)"\]', text, re.M)
     assert entrypoint and f"/usr/local/bin/{entrypoint.group(1)}" in text
-    assert 'CMD ["gunicorn", "baloot_site.wsgi:application"' in text
+    assert 'CMD ["gunicorn", "baloot_site.asgi:application"' in text
+    assert "uvicorn_worker.UvicornWorker" in text
     script = DOCKER / "entrypoint.sh"
     assert script.read_text().startswith("#!/bin/sh")
     assert 'exec "$@"' in script.read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from functools import partial
 
 from django.db import transaction
@@ -13,16 +14,26 @@ from live.push.models import Notification
 log = logging.getLogger(__name__)
 
 
+# The tasks sit above this module (they call the delivery, which queues retries through
+# here), so it cannot import them; ``live.push.tasks`` registers the function that queues the
+# delivery task when it is imported, which ``PushConfig.ready`` makes sure of.
+Enqueuer = Callable[[int, float | None], None]
+_enqueuer: Enqueuer | None = None
+
+
+def enqueuer_register(enqueuer: Enqueuer) -> None:
+    global _enqueuer
+    _enqueuer = enqueuer
+
+
 def enqueue(notification_id: int, *, countdown: float | None = None) -> None:
     """Queue the delivery task. A broker that refuses it loses nothing: the row stays
     pending and the beat sweep (``sweep_outbox``) sends it."""
-    from live.push.tasks import deliver_notification
-
+    if _enqueuer is None:  # pragma: no cover - PushConfig.ready registers it
+        log.warning("no push enqueuer registered; the sweep will send %s", notification_id)
+        return
     try:
-        if countdown is None:
-            deliver_notification.apply_async((notification_id,))
-        else:
-            deliver_notification.apply_async((notification_id,), countdown=countdown)
+        _enqueuer(notification_id, countdown)
     except Exception as exc:  # any broker failure; the sweep is the safety net
         log.warning(
             "push delivery %s not queued (%s); the sweep will send it", notification_id, exc

@@ -28,6 +28,16 @@ def deliver_notification(notification_id: int) -> str:
     return notification_deliver(notification_id=notification_id)
 
 
+def _enqueue(notification_id: int, countdown: float | None) -> None:
+    if countdown is None:
+        deliver_notification.apply_async((notification_id,))
+    else:
+        deliver_notification.apply_async((notification_id,), countdown=countdown)
+
+
+outbox.enqueuer_register(_enqueue)
+
+
 @shared_task(acks_late=True, ignore_result=True)
 def sweep_outbox(limit: int = 200) -> int:
     """Queue the pending rows that are due, by the (status, due_at) index."""

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 # jsonschema ships no type information, and types-jsonschema is not a dev dependency.
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 

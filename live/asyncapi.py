@@ -1,0 +1,310 @@
+"""``GET /api/asyncapi/``: the AsyncAPI 3 document of the two WebSocket channels.
+
+The ``move`` item and the ``view`` are the OpenAPI components ``MoveLogEntry`` and
+``MatchView`` (and what they refer to), copied from the OpenAPI document drf-spectacular
+generates, so the two contracts cannot drift apart; their ``#/components/schemas/...``
+references resolve in this document as they do in that one.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+from drf_spectacular.generators import SchemaGenerator
+
+from live import auth, relay
+
+CLOSE_CODES = {
+    auth.BAD_REQUEST: "A malformed `since` (not a non-negative integer).",
+    auth.NOT_AUTHENTICATED: (
+        "Not authenticated: no credentials, an unknown or revoked token, or a ticket that is "
+        "unknown, spent or expired. Also sent to an open connection whose token is revoked."
+    ),
+    auth.SANCTIONED: "The account is suspended or banned (also closes open connections).",
+    auth.NOT_VISIBLE: (
+        "No such match, or a private match you do not sit in (its existence is not revealed); "
+        "also any other path under /ws/."
+    ),
+    auth.TOO_MANY: "Too many open connections for this user (a per-user cap).",
+}
+
+_AUTH_TEXT = (
+    "Authenticate the upgrade with `Authorization: Bearer <token>` (the REST API's tokens), "
+    "or, from a browser, with `?ticket=<t>` where `t` comes from `POST /api/v1/auth/ws-ticket` "
+    "(single use, valid 60 s, bound to the caller and their token). The server accepts the "
+    "upgrade, then closes with a code from 4400-4429 when the connection may not stream:\n\n"
+    + "\n".join(f"- `{code}`: {text}" for code, text in CLOSE_CODES.items())
+    + "\n\nAn open connection re-checks its token every few seconds: a logout, a revoked "
+    "token or a sanction closes it (4401, 4403). Client messages are ignored."
+)
+
+_INBOX_EVENTS = {
+    "your_turn": "It is your turn; `is_my_turn` true and `deadline` set.",
+    "match_started": "A match you sit in started.",
+    "match_finished": "A match you sit in finished (or was aborted).",
+    "invitation": "Reserved: an invitation to a match (no source emits it yet).",
+    "seat_to_bot": "Your seat is played by a bot now (away after timeouts, or staff).",
+}
+
+
+def _schemas_needed(components: dict[str, Any], roots: list[str]) -> dict[str, Any]:
+    """``roots`` and every component they refer to, transitively."""
+    out: dict[str, Any] = {}
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in out:
+            continue
+        out[name] = components[name]
+        todo.extend(_refs(components[name]))
+    return dict(sorted(out.items()))
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = []
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                found.append(value.rsplit("/", 1)[-1])
+            else:
+                found.extend(_refs(value))
+        return found
+    if isinstance(node, list):
+        return [name for item in node for name in _refs(item)]
+    return []
+
+
+def _openapi_as_json_schema(node: Any) -> Any:
+    """OpenAPI 3.0's ``nullable: true`` as JSON Schema says it (AsyncAPI schemas are JSON
+    Schema): the type or reference also admits null."""
+    if isinstance(node, list):
+        return [_openapi_as_json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _openapi_as_json_schema(v) for k, v in node.items() if k != "nullable"}
+    if node.get("nullable"):
+        if "type" in out:
+            out["type"] = [out["type"], "null"]
+            if "enum" in out and None not in out["enum"]:
+                out["enum"] = [*out["enum"], None]
+        else:
+            out = {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+def _message(name: str, title: str, summary: str, payload: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "title": title, "summary": summary, "payload": payload}
+
+
+def document() -> dict[str, Any]:
+    openapi = SchemaGenerator().get_schema(request=None, public=True)
+    shared = _schemas_needed(openapi["components"]["schemas"], ["MatchView", "MoveLogEntry"])
+    schemas: dict[str, Any] = _openapi_as_json_schema(shared)
+    schemas["MoveMessage"] = {
+        "type": "object",
+        "required": ["type", "match_id", "item"],
+        "additionalProperties": False,
+        "properties": {
+            "type": {"const": "move"},
+            "match_id": {"type": "integer"},
+            "item": {
+                "$ref": "#/components/schemas/MoveLogEntry",
+                "description": "Exactly one item of `GET /api/v1/matches/{id}/moves` for you "
+                "(a declaration's cards hidden from other seats until trick 1 is complete).",
+            },
+        },
+    }
+    schemas["ViewMessage"] = {
+        "type": "object",
+        "required": ["type", "match_id", "version", "view"],
+        "additionalProperties": False,
+        "properties": {
+            "type": {"const": "view"},
+            "match_id": {"type": "integer"},
+            "version": {"type": "integer", "description": "The match version of `view`."},
+            "view": {
+                "$ref": "#/components/schemas/MatchView",
+                "description": "Exactly the body of `GET /api/v1/matches/{id}` for you.",
+            },
+        },
+    }
+    schemas["InboxMessage"] = {
+        "type": "object",
+        "required": ["type", "event", "match_id", "version", "is_my_turn", "deadline"],
+        "additionalProperties": False,
+        "properties": {
+            "type": {"const": "inbox"},
+            "event": {
+                "type": "string",
+                "enum": list(relay.INBOX_KINDS),
+                "description": "\n".join(f"- `{k}`: {v}" for k, v in _INBOX_EVENTS.items()),
+            },
+            "match_id": {"type": "integer"},
+            "version": {"type": "integer", "description": "The match version of the event."},
+            "is_my_turn": {
+                "type": "boolean",
+                "description": "True for `your_turn` (a `match_started` where you act first "
+                "is followed by a `your_turn`).",
+            },
+            "deadline": {
+                "type": ["string", "null"],
+                "format": "date-time",
+                "description": "The turn's deadline, for `your_turn`; else null.",
+            },
+        },
+    }
+    since = {
+        "description": "Resume: only move items after this match version (all if absent). "
+        "A non-negative integer; anything else closes with 4400.",
+    }
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "Baloot live delivery",
+            "version": "1.0.0",
+            "description": (
+                "The WebSocket streams of the Baloot API (`/api/schema/` is the REST contract; "
+                "`MatchView` and `MoveLogEntry` here are its components). Every server message "
+                "is one JSON text frame with a `type`.\n\n" + _AUTH_TEXT
+            ),
+        },
+        "defaultContentType": "application/json",
+        "servers": {
+            "local": {
+                "host": "127.0.0.1:8000",
+                "protocol": "ws",
+                "description": "`make run`: the API and the streams on one port.",
+                "security": [
+                    {"$ref": "#/components/securitySchemes/bearer"},
+                    {"$ref": "#/components/securitySchemes/ticket"},
+                ],
+            }
+        },
+        "channels": {
+            "match": {
+                "address": "/ws/v1/matches/{match_id}",
+                "title": "A match's stream",
+                "description": (
+                    "On connect: every move-log item after `since` (all if absent) as `move` "
+                    "messages, in order, then one `view`. After every committed version: that "
+                    "version's move items (none for versions that are not moves), then one "
+                    "`view`. Versions never go backwards; a slow client may receive one `view` "
+                    "covering several versions, but never misses a `move` item, and a client "
+                    "that reconnects with `?since=<last move item's version>` gets no gap and "
+                    "no duplicate. Who may connect follows who may read `GET /matches/{id}`."
+                ),
+                "parameters": {"match_id": {"description": "The match id."}},
+                "bindings": {
+                    "ws": {
+                        "method": "GET",
+                        "query": {
+                            "type": "object",
+                            "properties": {
+                                "since": {"type": "integer", "minimum": 0, **since},
+                                "ticket": {
+                                    "type": "string",
+                                    "description": "A ticket from POST /api/v1/auth/ws-ticket.",
+                                },
+                            },
+                        },
+                        "headers": {
+                            "type": "object",
+                            "properties": {
+                                "Authorization": {
+                                    "type": "string",
+                                    "description": "`Bearer <token>`.",
+                                }
+                            },
+                        },
+                    }
+                },
+                "messages": {
+                    "move": {"$ref": "#/components/messages/move"},
+                    "view": {"$ref": "#/components/messages/view"},
+                },
+            },
+            "me": {
+                "address": "/ws/v1/me",
+                "title": "Your inbox",
+                "description": "Inbox events for the caller, as they commit.",
+                "bindings": {
+                    "ws": {
+                        "method": "GET",
+                        "query": {
+                            "type": "object",
+                            "properties": {"ticket": {"type": "string"}},
+                        },
+                    }
+                },
+                "messages": {"inbox": {"$ref": "#/components/messages/inbox"}},
+            },
+        },
+        "operations": {
+            "receiveMatch": {
+                "action": "receive",
+                "channel": {"$ref": "#/channels/match"},
+                "summary": "Move items and views of one match.",
+                "messages": [
+                    {"$ref": "#/channels/match/messages/move"},
+                    {"$ref": "#/channels/match/messages/view"},
+                ],
+            },
+            "receiveInbox": {
+                "action": "receive",
+                "channel": {"$ref": "#/channels/me"},
+                "summary": "Your inbox events.",
+                "messages": [{"$ref": "#/channels/me/messages/inbox"}],
+            },
+        },
+        "components": {
+            "schemas": schemas,
+            "messages": {
+                "move": _message(
+                    "move",
+                    "A move-log item",
+                    "One new item of the match's move log.",
+                    {"$ref": "#/components/schemas/MoveMessage"},
+                ),
+                "view": _message(
+                    "view",
+                    "Your match view",
+                    "The match as you may see it, at `version`.",
+                    {"$ref": "#/components/schemas/ViewMessage"},
+                ),
+                "inbox": _message(
+                    "inbox",
+                    "An inbox event",
+                    "Something happened in one of your matches.",
+                    {"$ref": "#/components/schemas/InboxMessage"},
+                ),
+            },
+            "securitySchemes": {
+                "bearer": {
+                    "type": "httpApiKey",
+                    "name": "Authorization",
+                    "in": "header",
+                    "description": "`Bearer <token>` from register or login.",
+                },
+                "ticket": {
+                    "type": "httpApiKey",
+                    "name": "ticket",
+                    "in": "query",
+                    "description": "From `POST /api/v1/auth/ws-ticket`: single use, 60 s.",
+                },
+            },
+        },
+    }
+
+
+@functools.cache
+def _cached() -> dict[str, Any]:
+    return document()
+
+
+@require_GET
+def asyncapi_view(request: HttpRequest) -> JsonResponse:
+    # Public like /api/schema/: the contract is no secret.
+    return JsonResponse(_cached(), json_dumps_params={"ensure_ascii": False})

@@ -1,0 +1,297 @@
+"""The two streams (api.md "Live delivery"): a match's log and view, and a player's inbox.
+
+Content always comes from the database through the same selectors as the HTTP views
+(``match_for_viewer``, ``move_log``, ``match_view``), so hidden information keeps one path; a
+relay note only says "look again". Each match connection remembers the last version it sent and
+re-reads the log after it, so a slow client may get one view for several versions but never
+misses a move item, and nothing is sent twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import weakref
+from collections import Counter
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from rest_framework.utils.encoders import JSONEncoder
+
+from accounts.models import User
+from games import selectors
+from games.api import bodies
+from games.errors import MatchNotFound
+from games.models import Match
+from live import auth, relay
+
+log = logging.getLogger(__name__)
+
+# Open connections per user in this process (LIVE["MAX_CONNECTIONS_PER_USER"]).
+_open: Counter[int] = Counter()
+# Every authenticated connection of this process, for the watcher below.
+_streams: set[_Stream] = set()
+# Per event loop, weakly (a loop's id may be reused once it is gone).
+_watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
+PAGE = 500
+
+
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _layer_slot() -> asyncio.Semaphore:
+    """Bounds this process's concurrent group joins and leaves: thousands of streams dropping
+    at once would otherwise ask the channel layer for thousands of Redis connections."""
+    loop = asyncio.get_running_loop()
+    slot = _slots.get(loop)
+    if slot is None:
+        slot = _slots[loop] = asyncio.Semaphore(100)
+    return slot
+
+
+async def _join(layer: Any, group: str, channel: str) -> None:
+    async with _layer_slot():
+        await layer.group_add(group, channel)
+
+
+async def _leave(layer: Any, group: str, channel: str) -> None:
+    # Best effort: a member left behind only costs the layer a message to a channel nobody
+    # reads, until the group expires.
+    try:
+        async with _layer_slot():
+            await layer.group_discard(group, channel)
+    except Exception:
+        log.warning("live: leaving group %s failed", group, exc_info=True)
+
+
+def _watch_started() -> None:
+    loop = asyncio.get_running_loop()
+    task = _watchers.get(loop)
+    if task is None or task.done():
+        _watchers[loop] = loop.create_task(_watch(), name="live-watch")
+
+
+def _match_versions(match_ids: set[int]) -> dict[int, int]:
+    ids = sorted(match_ids)
+    out: dict[int, int] = {}
+    for start in range(0, len(ids), 500):
+        rows = Match.objects.filter(pk__in=ids[start : start + 500]).values_list("pk", "version")
+        out.update(dict(rows))
+    return out
+
+
+async def _watch() -> None:
+    """One task per process, every ``LIVE["RECHECK_SECONDS"]``: close the connections whose
+    token was revoked or whose user was sanctioned, and wake any match stream behind its
+    match's version (a note the channel layer dropped), all in a few queries however many
+    connections are open."""
+    standings = _read_off_thread(auth.standings)
+    versions_of = _read_off_thread(_match_versions)
+    while True:
+        await asyncio.sleep(float(settings.LIVE["RECHECK_SECONDS"]))
+        streams = [s for s in _streams if s.caller is not None]
+        if not streams:
+            continue
+        try:
+            refused = await standings({s.caller.token_id for s in streams if s.caller})
+            matches = {s.match_id for s in streams if isinstance(s, MatchStream)}
+            versions = await versions_of(matches) if matches else {}
+        except Exception:
+            log.exception("live: re-checking open connections failed")
+            continue
+        for stream in streams:
+            if stream.caller is None:
+                continue
+            code = refused.get(stream.caller.token_id)
+            if code is not None:
+                await stream.refuse(code)
+            elif isinstance(stream, MatchStream):
+                stream.behind(versions.get(stream.match_id, 0))
+
+
+def _read_off_thread(fn: Any) -> Any:
+    # Not thread-sensitive: reads of many connections run in parallel, each with its own
+    # database connection, instead of queueing behind one thread.
+    return database_sync_to_async(fn, thread_sensitive=False)
+
+
+class _Stream(AsyncJsonWebsocketConsumer):
+    caller: auth.Caller | None = None
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        # DRF's encoder: datetimes and decimals come out exactly as in the HTTP bodies.
+        return json.dumps(content, cls=JSONEncoder, ensure_ascii=False)
+
+    async def connect(self) -> None:
+        self.caller = None
+        self._tasks: list[asyncio.Task[None]] = []
+        # Accepted first: a WebSocket close code (4401, ...) can only follow an accepted upgrade.
+        await self.accept()
+        found = await _read_off_thread(auth.authenticate)(self.scope)
+        if isinstance(found, int):
+            await self.close(code=found)
+            return
+        limit = int(settings.LIVE["MAX_CONNECTIONS_PER_USER"])
+        if _open[found.user.pk] >= limit:
+            await self.close(code=auth.TOO_MANY)
+            return
+        self.caller = found
+        _open[found.user.pk] += 1
+        await relay.start()
+        if not await self.opened(found.user):
+            return
+        _streams.add(self)
+        _watch_started()
+
+    async def opened(self, user: User) -> bool:
+        raise NotImplementedError
+
+    async def refuse(self, code: int) -> None:
+        _streams.discard(self)
+        for task in self._tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        _streams.discard(self)
+        for task in getattr(self, "_tasks", []):
+            task.cancel()
+        if self.caller is not None:
+            _open[self.caller.user.pk] -= 1
+            if _open[self.caller.user.pk] <= 0:
+                del _open[self.caller.user.pk]
+            self.caller = None
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        # Server to client only; whatever a client sends (JSON or not) is ignored.
+        return
+
+
+class MatchStream(_Stream):
+    """``/ws/v1/matches/{id}[?since=N]``: move items after ``since``, then the view; again
+    after every committed version."""
+
+    async def opened(self, user: User) -> bool:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        since = auth.query_params(self.scope).get("since", "0")
+        if not since.isdigit() or int(since) > 2**62:
+            await self.refuse(auth.BAD_REQUEST)
+            return False
+        self.sent_version = int(since)
+        self.sent_view = False
+        self.user = user
+        self._wake = asyncio.Event()
+        await _join(self.channel_layer, relay.match_group(self.match_id), self.channel_name)
+        try:
+            await self._pass()
+        except MatchNotFound:
+            await self.refuse(auth.NOT_VISIBLE)
+            return False
+        self._tasks.append(asyncio.create_task(self._pump()))
+        return True
+
+    async def disconnect(self, code: int) -> None:
+        if self.caller is not None and hasattr(self, "match_id"):
+            await _leave(self.channel_layer, relay.match_group(self.match_id), self.channel_name)
+        await super().disconnect(code)
+
+    async def live_note(self, note: relay.Note) -> None:
+        if note["kind"] == relay.VERSION and note["version"] > self.sent_version:
+            self._wake.set()
+
+    def behind(self, version: int) -> None:
+        if version > self.sent_version:
+            self._wake.set()
+
+    async def _pump(self) -> None:
+        # One pass at a time; notes arriving meanwhile fold into the next pass.
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._pass()
+            except MatchNotFound:  # no longer visible (e.g. left a private match)
+                await self.refuse(auth.NOT_VISIBLE)
+                return
+            except OSError:  # the client went away mid-pass (uvicorn's ClientDisconnected)
+                return
+            except Exception:
+                log.exception("live: a stream pass failed for match %s", self.match_id)
+                await asyncio.sleep(0.5)
+                self._wake.set()
+
+    async def _pass(self) -> None:
+        read = await _read_off_thread(self._read)()
+        if read is None:
+            return
+        version, items, view = read
+        for item in items:
+            await self.send_json({"type": "move", "match_id": self.match_id, "item": item})
+        await self.send_json(
+            {"type": "view", "match_id": self.match_id, "version": version, "view": view}
+        )
+        self.sent_version = max(self.sent_version, version)
+        self.sent_view = True
+
+    def _read(self) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
+        match, seat = selectors.match_for_viewer(self.match_id, self.user)
+        if self.sent_view and match.version <= self.sent_version:
+            return None
+        # Only items up to the version read: a move committed after the match row was read is
+        # left for the next pass, so the items and the view always agree.
+        items: list[dict[str, Any]] = []
+        after = self.sent_version
+        while True:
+            page = bodies.move_log(match, seat, after, limit=PAGE)
+            kept = [item for item in page if item["version"] <= match.version]
+            items.extend(kept)
+            if len(page) < PAGE or len(kept) < len(page):
+                break
+            after = kept[-1]["version"]
+        return match.version, items, bodies.match_view(match, seat)
+
+
+class PlayerStream(_Stream):
+    """``/ws/v1/me``: the caller's inbox events, as they commit."""
+
+    async def opened(self, user: User) -> bool:
+        await _join(self.channel_layer, relay.user_group(user.pk), self.channel_name)
+        self.user_pk = user.pk
+        return True
+
+    async def disconnect(self, code: int) -> None:
+        if self.caller is not None:
+            await _leave(self.channel_layer, relay.user_group(self.user_pk), self.channel_name)
+        await super().disconnect(code)
+
+    async def live_note(self, note: relay.Note) -> None:
+        if note["kind"] not in relay.INBOX_KINDS:
+            return
+        mine = note["kind"] == "your_turn"
+        await self.send_json(
+            {
+                "type": "inbox",
+                "event": note["kind"],
+                "match_id": note["match_id"],
+                "version": note["version"],
+                "is_my_turn": mine,
+                "deadline": note["deadline"] if mine else None,
+            }
+        )
+
+
+class NoSuchStream(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=auth.NOT_VISIBLE)

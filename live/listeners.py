@@ -1,0 +1,50 @@
+"""games.events → notes for the streams (live/relay.py). Runs inside the write transaction, in
+whichever process commits; reads only seat ownership, writes only a relay row (table relay)."""
+
+from __future__ import annotations
+
+from core import events
+from games import events as game_events
+from games.models import Seat
+from live import relay
+
+
+def _humans(match_id: int) -> list[int]:
+    return list(
+        Seat.objects.filter(match_id=match_id, user__isnull=False)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+
+
+def on_version(event: game_events.VersionCommitted) -> None:
+    relay.publish(relay.note_make(relay.VERSION, event.match_id, event.version))
+
+
+def on_turn(event: game_events.TurnBegan) -> None:
+    relay.publish(
+        relay.note_make("your_turn", event.match_id, event.version, event.user_id, event.deadline)
+    )
+
+
+def on_started(event: game_events.MatchStarted) -> None:
+    for user_id in _humans(event.match_id):
+        relay.publish(relay.note_make("match_started", event.match_id, event.version, user_id))
+
+
+def on_finished(event: game_events.MatchFinished) -> None:
+    for user_id in _humans(event.match_id):
+        relay.publish(relay.note_make("match_finished", event.match_id, event.version, user_id))
+
+
+def on_seat_to_bot(event: game_events.SeatHandedToBot) -> None:
+    if event.user_id is not None:
+        relay.publish(relay.note_make("seat_to_bot", event.match_id, event.version, event.user_id))
+
+
+def connect() -> None:
+    events.subscribe(game_events.VersionCommitted, on_version)
+    events.subscribe(game_events.TurnBegan, on_turn)
+    events.subscribe(game_events.MatchStarted, on_started)
+    events.subscribe(game_events.MatchFinished, on_finished)
+    events.subscribe(game_events.SeatHandedToBot, on_seat_to_bot)

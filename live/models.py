@@ -1,0 +1,40 @@
+"""What the stream keeps in the database: browser tickets, and (on the embedded default) the
+events a web process tails to hear of commits made by other processes."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class WsTicket(models.Model):
+    """A single-use ticket for a browser's WebSocket upgrade (``?ticket=``), which cannot carry
+    an Authorization header. Only its SHA-256 is stored, as for tokens; it is bound to the token
+    that asked for it, so revoking that token ends the connections it opened."""
+
+    key_hash = models.CharField(max_length=64, unique=True)
+    token = models.ForeignKey("accounts.AuthToken", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"ws ticket {self.pk} of {self.user_id}"
+
+
+class LiveEvent(models.Model):
+    """One committed event, written inside the transaction that caused it, for the table relay
+    (live/relay.py): each web process tails ``id > last`` and fans out to its connections. The
+    rows are ids and public facts only; the consumers re-read the match for content."""
+
+    match_id = models.BigIntegerField()
+    version = models.IntegerField()
+    # The player an inbox event is for; null for a match's version nudge.
+    user_id = models.BigIntegerField(null=True)
+    kind = models.CharField(max_length=20)
+    deadline = models.DateTimeField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} m{self.match_id} v{self.version}"

@@ -1,0 +1,165 @@
+"""How a committed event reaches the web processes' connections: one mechanism per backend,
+behind ``publish`` (called by the listeners inside the write transaction) and ``start`` (called
+by a web process before it serves its first connection).
+
+- ``redis``: channels-redis. ``publish`` waits for the commit, then ``group_send``s to the
+  match's or user's group from whichever process committed (web or worker).
+- ``table``: the embedded default (SQLite, no server), where the in-memory channel layer does
+  not cross processes. ``publish`` writes a ``LiveEvent`` row inside the transaction (so it
+  exists if and only if the change commits); each web process runs one asyncio task that tails
+  ``id > last`` every ``LIVE["POLL_SECONDS"]`` and ``group_send``s the rows to its in-memory
+  layer. A beat task purges old rows.
+
+Either way, what reaches a consumer is a note of ids and public facts (``kind``, ``match_id``,
+``version``, ``user_id``, ``deadline``), never content: a match consumer re-reads the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from datetime import datetime, timedelta
+from typing import Any, TypedDict
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from live.models import LiveEvent
+
+log = logging.getLogger(__name__)
+
+# A match's version went up (every committed change): its stream re-reads the log.
+VERSION = "version"
+# Inbox events for one player (the player stream).
+INBOX_KINDS = ("your_turn", "match_started", "match_finished", "invitation", "seat_to_bot")
+
+
+class Note(TypedDict):
+    kind: str
+    match_id: int
+    version: int
+    user_id: int | None
+    deadline: str | None
+
+
+def match_group(match_id: int) -> str:
+    return f"match.{match_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def mechanism() -> str:
+    return str(settings.LIVE["RELAY"])
+
+
+def note_make(
+    kind: str,
+    match_id: int,
+    version: int,
+    user_id: int | None = None,
+    deadline: datetime | None = None,
+) -> Note:
+    return {
+        "kind": kind,
+        "match_id": match_id,
+        "version": version,
+        "user_id": user_id,
+        "deadline": deadline.isoformat().replace("+00:00", "Z") if deadline else None,
+    }
+
+
+def publish(note: Note) -> None:
+    """Deliver ``note`` once the current transaction commits (never if it rolls back)."""
+    if mechanism() == "redis":
+        # robust: a Redis outage must not fail the request or task whose change committed; the
+        # stream's periodic re-read catches up its connections.
+        transaction.on_commit(lambda: _send_now(note), robust=True)
+    else:
+        LiveEvent.objects.create(
+            kind=note["kind"],
+            match_id=note["match_id"],
+            version=note["version"],
+            user_id=note["user_id"],
+            deadline=datetime.fromisoformat(note["deadline"]) if note["deadline"] else None,
+        )
+
+
+def _group_of(note: Note) -> str:
+    if note["user_id"] is not None:
+        return user_group(note["user_id"])
+    return match_group(note["match_id"])
+
+
+def _send_now(note: Note) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(_group_of(note), {"type": "live.note", **note})
+
+
+# --- The table relay's tail, one per web process (per event loop) ---------------------------
+
+# Keyed by the loop itself (weakly): a loop's id may be reused once it is gone, as in tests
+# that start a server per test.
+_tails: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def start() -> None:
+    """Make sure this process hears of commits made elsewhere (a no-op on Redis, where the
+    channel layer itself does)."""
+    if mechanism() != "table":
+        return
+    loop = asyncio.get_running_loop()
+    task = _tails.get(loop)
+    if task is None or task.done():
+        last = await database_sync_to_async(_last_id)()
+        _tails[loop] = loop.create_task(_tail(last), name="live-table-tail")
+
+
+def _last_id() -> int:
+    row = LiveEvent.objects.order_by("-id").values_list("id", flat=True).first()
+    return int(row or 0)
+
+
+def _rows_after(last: int) -> list[dict[str, Any]]:
+    rows = LiveEvent.objects.filter(id__gt=last).order_by("id")
+    return [
+        dict(row)
+        for row in rows.values("id", "kind", "match_id", "version", "user_id", "deadline")[:1000]
+    ]
+
+
+async def _tail(last: int) -> None:
+    layer = get_channel_layer()
+    assert layer is not None
+    read = database_sync_to_async(_rows_after)
+    while True:
+        try:
+            rows = await read(last)
+        except Exception:  # a locked or briefly unavailable database: try again shortly
+            log.exception("live: reading live events failed")
+            rows = []
+        for row in rows:
+            last = row["id"]
+            note = note_make(
+                row["kind"], row["match_id"], row["version"], row["user_id"], row["deadline"]
+            )
+            await layer.group_send(_group_of(note), {"type": "live.note", **note})
+        if len(rows) < 1000:
+            await asyncio.sleep(float(settings.LIVE["POLL_SECONDS"]))
+
+
+def events_purge(*, older_than: timedelta | None = None) -> int:
+    """Delete table-relay rows every web process has long since read."""
+    age = older_than or timedelta(seconds=float(settings.LIVE["EVENT_TTL_SECONDS"]))
+    deleted, _ = LiveEvent.objects.filter(created_at__lt=timezone.now() - age).delete()
+    return deleted

@@ -1,0 +1,132 @@
+"""The event contract: ``GET /api/asyncapi/`` is a valid AsyncAPI 3 document (the official
+parser, run by node), its schemas are the OpenAPI components, and real stream messages
+validate against it. And the ASGI app still serves the API's static assets."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT7
+
+from live import asyncapi
+from tests.support.live import Stream, ThreadServer
+from tests.support.players import create_match, player_register
+
+CHECKER = Path(__file__).resolve().parents[1] / "clients" / "asyncapi"
+
+
+@pytest.fixture
+def document(client: Any) -> dict[str, Any]:
+    response = client.get("/api/asyncapi/")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    return dict(response.json())
+
+
+def test_the_official_parser_finds_no_error(document: dict[str, Any], tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (make test installs the checker's packages)")
+    assert (CHECKER / "node_modules" / "@asyncapi" / "parser").is_dir(), (
+        "run `npm ci` in tests/clients/asyncapi (make test does)"
+    )
+    path = tmp_path / "asyncapi.json"
+    path.write_text(json.dumps(document))
+    run = subprocess.run(
+        [node, str(CHECKER / "validate.mjs"), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(run.stdout)
+    assert report["valid"] and not report["errors"] and not report["warnings"], report
+    assert report["channels"] == ["/ws/v1/matches/{match_id}", "/ws/v1/me"]
+    assert sorted(report["messages"]) == ["inbox", "move", "view"]
+
+
+def test_it_describes_every_message_close_code_and_way_in(
+    document: dict[str, Any], client: Any
+) -> None:
+    assert document["asyncapi"] == "3.0.0"
+    openapi = client.get("/api/schema/?format=json").json()
+    # The view and the move item are the REST contract's own components.
+    schemas = document["components"]["schemas"]
+    for name in ("MatchView", "MoveLogEntry"):
+        assert name in openapi["components"]["schemas"]
+        assert schemas[name] == asyncapi._openapi_as_json_schema(
+            openapi["components"]["schemas"][name]
+        )
+    text = json.dumps(document)
+    for needle in ("4401", "4403", "4404", "4429", "since", "ws-ticket", "Bearer"):
+        assert needle in text
+    assert set(schemas["InboxMessage"]["properties"]["event"]["enum"]) == {
+        "your_turn",
+        "match_started",
+        "match_finished",
+        "invitation",
+        "seat_to_bot",
+    }
+    assert "/api/v1/auth/ws-ticket" in openapi["paths"]
+    ticket = openapi["paths"]["/api/v1/auth/ws-ticket"]["post"]
+    assert {"201", "401", "403", "429"} <= set(ticket["responses"])
+
+
+def _validator(document: dict[str, Any], name: str) -> Any:
+    resource = Resource.from_contents(document, default_specification=DRAFT7)
+    registry: Registry[Any] = Registry().with_resource("urn:asyncapi", resource)
+    return jsonschema.Draft7Validator(
+        {"$ref": f"urn:asyncapi#/components/schemas/{name}"}, registry=registry
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_real_messages_validate_against_the_document(
+    stream_server: ThreadServer, table: Any
+) -> None:
+    document = asyncapi.document()
+    view, players = table()
+    match_id = view["id"]
+    legal = view["round"]["legal_moves"]
+    seat = view["round"]["to_act"]
+    inbox = Stream(f"{stream_server.url}/ws/v1/me", players[(seat + 1) % 4].token)
+    stream = Stream(f"{stream_server.url}/ws/v1/matches/{match_id}", players[0].token)
+    stream.until_view(view["version"])
+    move = players[seat].client.post(
+        f"/api/v1/matches/{match_id}/moves",
+        legal[0]
+        if seat == 0
+        else players[seat]
+        .client.get(f"/api/v1/matches/{match_id}")
+        .json()["round"]["legal_moves"][0],
+        format="json",
+    )
+    assert move.status_code == 201, move.content
+    got = stream.until_view(move.json()["version"])
+    assert [m["type"] for m in got] == ["move", "view"]
+    _validator(document, "MoveMessage").validate(got[0])
+    _validator(document, "ViewMessage").validate(got[1])
+    _validator(document, "InboxMessage").validate(inbox.next())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_asgi_serves_swagger_ui_the_admin_assets_and_the_api(stream_server: ThreadServer) -> None:
+    for path in ("/api/docs/", "/static/admin/css/base.css", "/api/asyncapi/", "/admin/login/"):
+        with urllib.request.urlopen(stream_server.http + path, timeout=10) as answer:
+            assert answer.status == 200, path
+            assert answer.read()
+    player = player_register()
+    match = create_match(player)
+    assert (
+        Stream(f"{stream_server.url}/ws/v1/matches/{match['id']}", player.token).next()["type"]
+        == "view"
+    )

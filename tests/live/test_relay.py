@@ -1,0 +1,47 @@
+"""The table relay (the embedded default): a note exists if and only if its transaction
+commits, and beat purges the old ones."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from core import events
+from games.events import TurnBegan, VersionCommitted
+from live.models import LiveEvent
+from live.tasks import purge_live_events
+
+
+@pytest.fixture
+def table_relay(settings: Any) -> None:
+    settings.LIVE = {**settings.LIVE, "RELAY": "table"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_note_is_written_if_and_only_if_its_transaction_commits(table_relay: None) -> None:
+    with pytest.raises(RuntimeError), transaction.atomic():
+        events.emit(VersionCommitted(match_id=1, version=2))
+        raise RuntimeError("rolled back")
+    assert not LiveEvent.objects.exists()
+    deadline = timezone.now() + timedelta(minutes=5)
+    with transaction.atomic():
+        events.emit(VersionCommitted(match_id=1, version=3))
+        events.emit(TurnBegan(match_id=1, version=3, seat=0, user_id=7, deadline=deadline))
+    rows = list(LiveEvent.objects.order_by("id").values("kind", "version", "user_id"))
+    assert rows == [
+        {"kind": "version", "version": 3, "user_id": None},
+        {"kind": "your_turn", "version": 3, "user_id": 7},
+    ]
+
+
+@pytest.mark.django_db
+def test_beat_purges_old_notes(table_relay: None) -> None:
+    old = LiveEvent.objects.create(kind="version", match_id=1, version=1)
+    LiveEvent.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    LiveEvent.objects.create(kind="version", match_id=1, version=2)
+    assert purge_live_events() == 1
+    assert list(LiveEvent.objects.values_list("version", flat=True)) == [2]

@@ -1,0 +1,107 @@
+"""Scale-out on PostgreSQL + Redis: two uvicorn processes and a worker. Clients on either
+process receive every event, whichever web process or the worker committed it."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from tests.live.test_bots import BOTS, assert_same_log
+from tests.support.live import ProcessServer, Stream, log_of
+from tests.support.players import create_match
+from tests.support.workers import WorkerProcess
+
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        settings.LIVE["RELAY"] != "redis",
+        reason="scale-out runs on PostgreSQL + Redis (the CI's second pass)",
+    ),
+]
+
+
+@pytest.fixture
+def two_webs(transactional_db: None, tmp_path: Path) -> Iterator[list[ProcessServer]]:
+    servers = [ProcessServer(tmp_path, "web-a"), ProcessServer(tmp_path, "web-b")]
+    try:
+        yield servers
+    finally:
+        while Stream.opened:
+            Stream.opened.pop().close()
+        for server in servers:
+            server.stop()
+
+
+def _post(server: ProcessServer, path: str, token: str, body: dict[str, Any]) -> int:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.port}{path}",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as refused:
+        return int(refused.code)
+
+
+def test_clients_on_either_process_hear_every_commit(
+    two_webs: list[ProcessServer], worker: WorkerProcess, make_player: Any
+) -> None:
+    web_a, web_b = two_webs
+    human, watcher = make_player(), make_player()
+    created = create_match(human, target=40, turn_seconds=600, bots=BOTS, visibility="public")
+    match_id = created["id"]
+    path = f"/ws/v1/matches/{match_id}"
+    mine = Stream(web_a.url + path, human.token)
+    theirs = Stream(web_b.url + path, watcher.token)
+    inbox = Stream(web_b.url + "/ws/v1/me", human.token)
+    rng = random.Random(2)
+    answered: set[int] = set()
+    posted_to = {"a": 0, "b": 0}
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, worker.logs()[-3000:]
+        message = mine.next(timeout=30)
+        if message["type"] != "view":
+            continue
+        view = message["view"]
+        if view["status"] != "active":
+            break
+        legal = view["round"]["legal_moves"]
+        if legal and view["version"] not in answered:
+            answered.add(view["version"])
+            move = rng.choice([m for m in legal if m["type"] != "double" or m["call"] == "pass"])
+            # The human's moves commit in either web process, in turn.
+            side = "a" if len(answered) % 2 else "b"
+            posted_to[side] += 1
+            status = _post(
+                web_a if side == "a" else web_b,
+                f"/api/v1/matches/{match_id}/moves",
+                human.token,
+                {**move, "expected_version": view["version"]},
+            )
+            assert status in (201, 409)
+    final = message["version"]
+    worker.kill9()  # done with it: a warm shutdown would only cost the suite seconds
+    assert posted_to["a"] and posted_to["b"]
+    theirs.until_view(final, timeout=30)
+    for stream, viewer in ((mine, human), (theirs, watcher)):
+        items = [m["item"] for m in stream.received if m["type"] == "move"]
+        assert_same_log(items, log_of(viewer, match_id))
+    assert {i["actor"] for i in log_of(human, match_id)} >= {"bot", "human"}
+    # The inbox on the other process heard of the human's turns and of the end.
+    events: list[dict[str, Any]] = []
+    while not events or events[-1]["event"] != "match_finished":
+        events.append(inbox.next(timeout=15))
+    assert "your_turn" in {e["event"] for e in events}
