@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 
 from tests.live.test_bots import BOTS, assert_same_log
 from tests.support.live import ProcessServer, Stream, log_of
@@ -22,10 +21,6 @@ from tests.support.workers import WorkerProcess
 pytestmark = [
     pytest.mark.worker,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        settings.LIVE["RELAY"] != "redis",
-        reason="scale-out runs on PostgreSQL + Redis (the CI's second pass)",
-    ),
 ]
 
 
