@@ -10,7 +10,7 @@ TS_CLIENT := tests/clients/ts
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: run test lint format bench bench-load bench-live bots-eval schema demo clean system-deps
+.PHONY: run test test-deps lint format bench bench-load bench-live bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,7 +42,10 @@ $(ASYNCAPI_CHECKER)/node_modules/.installed: $(ASYNCAPI_CHECKER)/package-lock.js
 	cd $(ASYNCAPI_CHECKER) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-test: $(STAMP) $(TS_STAMP) system-deps $(ASYNCAPI_CHECKER)/node_modules/.installed
+# Everything the suite needs installed (CI installs it once, then runs two passes at once).
+test-deps: $(STAMP) $(TS_STAMP) system-deps $(ASYNCAPI_CHECKER)/node_modules/.installed
+
+test: test-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # mypy with the Django and DRF plugins over the whole project, tests included ([tool.mypy]).
