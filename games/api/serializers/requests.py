@@ -15,6 +15,7 @@ from games.api.serializers.moves import (
     MAX_PROJECTS,
     REQUEST_MEMBERS,
     ProjectRequestSerializer,
+    member_field_map,
     member_fields,
 )
 from games.models import (
@@ -95,7 +96,7 @@ class MoveRequestSerializer(StrictRequestSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         move_type = attrs["type"]
         required, optional = member_fields(move_type)
-        member = REQUEST_MEMBERS[move_type]().fields
+        member = member_field_map(move_type)
         # A null counts as absent only where the member allows null (a bid's `suit`).
         present = {
             k
