@@ -88,7 +88,12 @@ class MatchAdmin(ReadOnlyAdmin):
         extra = dict(extra_context or {})
         if match is not None and self.has_view_permission(request, match):
             extra.update(match_page(match))
+            extra.update(self.match_page_extra(request, match))
         return super().change_view(request, object_id, form_url, extra)
+
+    def match_page_extra(self, request: HttpRequest, match: Match) -> dict[str, Any]:
+        """What an admin registered over this one (moderation) adds to a match's page."""
+        return {}
 
     def round_record_view(self, request: HttpRequest, object_id: int, number: int) -> HttpResponse:
         match = get_object_or_404(Match, pk=object_id)

@@ -138,25 +138,18 @@ class ModeratedMatchAdmin(MatchAdmin):
             *super().get_urls(),
         ]
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        match = self.get_object(request, object_id)
-        extra = dict(extra_context or {})
-        if match is not None and self.has_view_permission(request, match):
-            extra["moderation_log"] = ModerationAction.objects.filter(match=match).select_related(
+    def match_page_extra(self, request: HttpRequest, match: Match) -> dict[str, Any]:
+        extra: dict[str, Any] = {
+            "moderation_log": ModerationAction.objects.filter(match=match).select_related(
                 "moderator"
-            )
-            extra["match_reports"] = Report.objects.filter(match=match).select_related(
+            ),
+            "match_reports": Report.objects.filter(match=match).select_related(
                 "reporter", "reported"
-            )
-            if self.has_moderate_permission(request):
-                extra["moderation_steps"] = [(k, s.title) for k, s in MATCH_STEPS.items()]
-        return super().change_view(request, object_id, form_url, extra)
+            ),
+        }
+        if self.has_moderate_permission(request):
+            extra["moderation_steps"] = [(k, s.title) for k, s in MATCH_STEPS.items()]
+        return extra
 
     def moderate_view(self, request: HttpRequest, object_id: int, step: str) -> HttpResponse:
         if not self.has_moderate_permission(request):
