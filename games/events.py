@@ -27,6 +27,7 @@ class TurnBegan:
     seat: int
     user_id: int
     deadline: datetime
+    turn_seconds: int  # the match's clock for a turn (a reminder is due at 80% of it)
 
 
 @dataclass(frozen=True, slots=True)

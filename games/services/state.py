@@ -111,6 +111,7 @@ def state_store(match: Match, state: engine.GameState) -> None:
                 seat=seat.index,
                 user_id=seat.user_id,
                 deadline=match.deadline,
+                turn_seconds=match.turn_seconds,
             )
         )
 

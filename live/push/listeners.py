@@ -98,8 +98,7 @@ def on_turn_began(event: TurnBegan) -> None:
             version=event.version,
             data=data,
         )
-    turn_seconds = Match.objects.filter(pk=event.match_id).values_list("turn_seconds", flat=True)
-    seconds = turn_seconds.first() or 0
+    seconds = event.turn_seconds
     if seconds >= REMINDER_MIN_TURN_SECONDS:
         # Written now, due later: the sweep's indexed query on (status, due_at) finds it, and
         # delivery skips it if the turn was played meanwhile (the match moved on).

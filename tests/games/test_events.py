@@ -60,7 +60,14 @@ def test_a_start_emits_the_version_the_start_and_the_first_human_turn(
 
     assert heard == [
         VersionCommitted(match_id=match_id, version=v),
-        TurnBegan(match_id=match_id, version=v, seat=0, user_id=human.id, deadline=clock.after(60)),
+        TurnBegan(
+            match_id=match_id,
+            version=v,
+            seat=0,
+            user_id=human.id,
+            deadline=clock.after(60),
+            turn_seconds=60,
+        ),
         MatchStarted(match_id=match_id, version=v),
     ]
 

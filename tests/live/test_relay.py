@@ -30,7 +30,9 @@ def test_a_note_is_written_if_and_only_if_its_transaction_commits(table_relay: N
     deadline = timezone.now() + timedelta(minutes=5)
     with transaction.atomic():
         events.emit(VersionCommitted(match_id=1, version=3))
-        events.emit(TurnBegan(match_id=1, version=3, seat=0, user_id=7, deadline=deadline))
+        events.emit(
+            TurnBegan(match_id=1, version=3, seat=0, user_id=7, deadline=deadline, turn_seconds=60)
+        )
     rows = list(LiveEvent.objects.order_by("id").values("kind", "version", "user_id"))
     assert rows == [
         {"kind": "version", "version": 3, "user_id": None},

@@ -115,14 +115,23 @@ def test_one_row_per_user_event_and_version_however_often_the_event_comes(
     add_device(amal)
     match_id = create_match(amal, bots=THREE_BOTS, turn_seconds=60)["id"]
     Notification.objects.all().delete()
-    event = TurnBegan(match_id=match_id, version=99, seat=0, user_id=amal.id, deadline=clock.at)
+    event = TurnBegan(
+        match_id=match_id, version=99, seat=0, user_id=amal.id, deadline=clock.at, turn_seconds=60
+    )
     for _ in range(3):
         with transaction.atomic():
             events.emit(event)
     assert [(r.kind, r.version) for r in rows()] == [("your_turn", 99)]
     with transaction.atomic():
         events.emit(
-            TurnBegan(match_id=match_id, version=100, seat=0, user_id=amal.id, deadline=clock.at)
+            TurnBegan(
+                match_id=match_id,
+                version=100,
+                seat=0,
+                user_id=amal.id,
+                deadline=clock.at,
+                turn_seconds=60,
+            )
         )
     assert [r.version for r in rows()] == [99, 100]
 
