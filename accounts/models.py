@@ -17,6 +17,11 @@ class User(AbstractUser):
     """A player (or staff member). ``display_name`` is what other players see."""
 
     display_name = models.CharField(max_length=40)
+    # The player's language for everything the service writes to them (errors, notifications,
+    # bot names); blank: follow the request's Accept-Language.
+    language = models.CharField(
+        max_length=8, blank=True, choices=[("en", "English"), ("ar", "العربية")]
+    )
 
     def __str__(self) -> str:
         return self.display_name or self.username

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "players",
     "moderation",
     "live",
     "live.push",

@@ -1,0 +1,6 @@
+"""The players app's models, one module per feature."""
+
+from players.models.blocks import Block
+from players.models.ratings import Rating
+
+__all__ = ["Block", "Rating"]

@@ -1,0 +1,1 @@
+"""Reads of the players app, one module per feature."""
