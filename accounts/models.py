@@ -22,6 +22,9 @@ class User(AbstractUser):
     language = models.CharField(
         max_length=8, blank=True, choices=[("en", "English"), ("ar", "العربية")]
     )
+    # Set when the player deleted the account: the row stays (seats, records and other
+    # players' statistics refer to it) with its personal data erased.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.display_name or self.username
