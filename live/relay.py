@@ -107,22 +107,28 @@ def _send_now(note: Note) -> None:
 # --- The table relay's tail, one per web process (per event loop) ---------------------------
 
 # Keyed by the loop itself (weakly): a loop's id may be reused once it is gone, as in tests
-# that start a server per test.
-_tails: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
-    weakref.WeakKeyDictionary()
-)
+# that start a server per test. Each tail comes with the future it resolves once it knows
+# where the table ends.
+_tails: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, tuple[asyncio.Task[None], asyncio.Future[None]]
+] = weakref.WeakKeyDictionary()
 
 
 async def start() -> None:
     """Make sure this process hears of commits made elsewhere (a no-op on Redis, where the
-    channel layer itself does)."""
+    channel layer itself does). Returns once the tail has read where the table ends, so a
+    connection that reads its state after this misses nothing committed later."""
     if mechanism() != "table":
         return
     loop = asyncio.get_running_loop()
-    task = _tails.get(loop)
-    if task is None or task.done():
-        last = await database_sync_to_async(_last_id)()
-        _tails[loop] = loop.create_task(_tail(last), name="live-table-tail")
+    running = _tails.get(loop)
+    if running is None or running[0].done():
+        # Registered before anything awaits: connections opening at the same moment must share
+        # one tail (two tails would hand every row to every connection twice).
+        ready: asyncio.Future[None] = loop.create_future()
+        running = (loop.create_task(_tail(ready), name="live-table-tail"), ready)
+        _tails[loop] = running
+    await asyncio.shield(running[1])
 
 
 def _last_id() -> int:
@@ -138,9 +144,18 @@ def _rows_after(last: int) -> list[dict[str, Any]]:
     ]
 
 
-async def _tail(last: int) -> None:
+async def _tail(ready: asyncio.Future[None]) -> None:
     layer = get_channel_layer()
     assert layer is not None
+    try:
+        last = await database_sync_to_async(_last_id)()
+    except asyncio.CancelledError:
+        ready.cancel()
+        raise
+    except Exception as failed:
+        ready.set_exception(failed)
+        raise
+    ready.set_result(None)
     read = database_sync_to_async(_rows_after)
     while True:
         try:

@@ -3,6 +3,7 @@ commits, and beat purges the old ones."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.utils import timezone
 
 from core import events
 from games.events import TurnBegan, VersionCommitted
+from live import relay
 from live.models import LiveEvent
 from live.tasks import purge_live_events
 
@@ -47,3 +49,21 @@ def test_beat_purges_old_notes(table_relay: None) -> None:
     LiveEvent.objects.create(kind="version", match_id=1, version=2)
     assert purge_live_events() == 1
     assert list(LiveEvent.objects.values_list("version", flat=True)) == [2]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_connections_opening_at_once_share_one_tail(table_relay: None) -> None:
+    """Streams that connect in the same instant each ask the relay to start: one tail must
+    serve them all, or every note reaches every connection once per tail (the repeated
+    `match_started` that four inboxes opened back to back once saw)."""
+
+    async def open_many() -> list[str]:
+        await asyncio.gather(*(relay.start() for _ in range(8)))
+        tails = [t for t in asyncio.all_tasks() if t.get_name() == "live-table-tail"]
+        names = [t.get_name() for t in tails]
+        for tail in tails:
+            tail.cancel()
+        await asyncio.gather(*tails, return_exceptions=True)
+        return names
+
+    assert asyncio.run(open_many()) == ["live-table-tail"]
