@@ -393,6 +393,11 @@ if CHANNEL_LAYER_URL:
                     {
                         "address": CHANNEL_LAYER_URL,
                         "max_connections": env.int("CHANNEL_LAYER_MAX_CONNECTIONS", default=1000),
+                        # channels-redis waits for a message with a 5 s BZPOPMIN; redis-py (8)
+                        # gives up on any reply after 5 s by default, so under load the read
+                        # timed out first and killed the stream's consumer. Longer than the
+                        # block, still short enough to notice a Redis that went silent.
+                        "socket_timeout": env.float("CHANNEL_LAYER_SOCKET_TIMEOUT", default=30),
                     }
                 ],
                 # Several deployments (or test runs) may share one Redis.

@@ -3,6 +3,7 @@ process receive every event, whichever web process or the worker committed it.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
 
 from tests.live.test_bots import BOTS, assert_same_log
 from tests.support.live import ProcessServer, Stream, log_of
@@ -100,3 +102,22 @@ def test_clients_on_either_process_hear_every_commit(
     while not events or events[-1]["event"] != "match_finished":
         events.append(inbox.next(timeout=15))
     assert "your_turn" in {e["event"] for e in events}
+
+
+def test_an_idle_connection_outlasts_the_layers_blocking_read() -> None:
+    """channels-redis waits for a consumer's next message with a blocking BZPOPMIN; if the
+    Redis client's own read timeout is not longer, the read gives up first under load and the
+    consumer dies (its connection dropped without a close frame, as CI once saw). Here the block
+    is made longer than redis-py's 5 s default: the wait must end by our own timeout, quietly."""
+    layer = channel_layers[DEFAULT_CHANNEL_LAYER]
+    layer.brpop_timeout = 6  # type: ignore[attr-defined]
+
+    async def idle() -> None:
+        channel = await layer.new_channel()
+        try:
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(layer.receive(channel), timeout=8)
+        finally:
+            await layer.close_pools()  # type: ignore[attr-defined]
+
+    asyncio.run(idle())
