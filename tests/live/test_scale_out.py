@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+from channels.layers import channel_layers
 
 from tests.live.test_bots import BOTS, assert_same_log
 from tests.support.live import ProcessServer, Stream, log_of
@@ -109,7 +109,7 @@ def test_an_idle_connection_outlasts_the_layers_blocking_read() -> None:
     Redis client's own read timeout is not longer, the read gives up first under load and the
     consumer dies (its connection dropped without a close frame, as CI once saw). Here the block
     is made longer than redis-py's 5 s default: the wait must end by our own timeout, quietly."""
-    layer = channel_layers[DEFAULT_CHANNEL_LAYER]
+    layer = channel_layers["default"]
     layer.brpop_timeout = 6  # type: ignore[attr-defined]
 
     async def idle() -> None:
