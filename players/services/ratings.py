@@ -20,7 +20,7 @@ at once with players in common wait for each other instead of deadlocking.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 
 from django.db.models import F
 from django.utils import timezone
@@ -30,14 +30,9 @@ from core import events
 from games.events import MatchFinished, MatchStarted
 from games.models import Match, MatchStatus, Seat
 from players.models import RatedSeat, Rating, RatingChange, WeeklyGain
+from players.selectors.ratings import week_of
 
 _MODEL = PlackettLuce()
-
-
-def week_of(moment: datetime) -> date:
-    """The Monday (UTC) that starts the ISO week of ``moment``."""
-    day = moment.astimezone(UTC).date()
-    return day - timedelta(days=day.weekday())
 
 
 def roster_record(event: MatchStarted) -> None:
