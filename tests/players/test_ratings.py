@@ -92,7 +92,8 @@ def test_an_aborted_match_is_unrated(table: Table, make_player: Callable[..., Pl
     staff = make_player()
     moderation.match_abort(moderator=staff.user, match_id=view["id"], reason="server fault")
     assert Match.objects.get(pk=view["id"]).status == "aborted"
-    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+    assert not Rating.objects.filter(user__in=[p.user for p in players]).exists()
+    assert not RatingChange.objects.exists()
 
 
 def test_a_seat_handed_to_a_bot_still_loses_for_its_human(
