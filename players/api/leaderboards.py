@@ -158,7 +158,7 @@ class LeaderboardView(APIView):
             raise InvalidField("period", str(_("Expected `all` or `week`.")))
         size = page_size_from(request)
         after = _cursor_decode(request.query_params.get("cursor"))
-        board = boards.board_for(ruleset, period)  # type: ignore[arg-type]
+        board = boards.board_for(ruleset, period)
         rows = boards.listed(board)
         if after is not None:
             rows = rows.filter(board.after(*after))

@@ -48,6 +48,7 @@ class Board:
     def rows(self) -> QuerySet[Any, Any]:
         if self.period == "all":
             return Rating.objects.filter(ruleset=self.ruleset)
+        assert self.week is not None  # a weekly board has its week
         return WeeklyGain.objects.filter(ruleset=self.ruleset, week=self.week)
 
     def order_by(self) -> tuple[str, str]:
