@@ -8,6 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
+        ("accounts", "0003_user_language_and_deletion"),
         ("games", "0010_versioned_snapshots"),
         ("players", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
@@ -133,5 +134,11 @@ class Migration(migrations.Migration):
             constraint=models.UniqueConstraint(
                 fields=("user", "ruleset", "week"), name="weekly_gain_one_per_week"
             ),
+        ),
+        # The boards leave deleted accounts out: a partial index on the few deleted ones
+        # (accounts' table; accounts knows nothing of leaderboards, so it is made here).
+        migrations.RunSQL(
+            "CREATE INDEX players_user_deleted ON accounts_user (id) WHERE deleted_at IS NOT NULL",
+            reverse_sql="DROP INDEX players_user_deleted",
         ),
     ]

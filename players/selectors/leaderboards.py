@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Sanction, SanctionKind, User
@@ -74,32 +74,27 @@ def board_for(ruleset: str, period: Period, now: datetime | None = None) -> Boar
     return Board(ruleset=ruleset, period=period, week=week)
 
 
-def unlisted_users() -> QuerySet[User, Any]:
-    """Accounts left off every board: deleted, or banned now."""
-    banned = Sanction.objects.active().filter(kind=SanctionKind.BAN, user_id=OuterRef("pk"))
-    return User.objects.filter(Q(deleted_at__isnull=False) | Exists(banned))
+def unlisted() -> Q:
+    """Board rows of accounts left off every board: deleted, or banned now. Two small id sets
+    (a partial index holds the deleted accounts, migration players/0002; bans are few), each
+    hashed once per query rather than checked row by row."""
+    deleted = User.objects.filter(deleted_at__isnull=False).values("pk")
+    banned = Sanction.objects.active().filter(kind=SanctionKind.BAN).values("user_id")
+    return Q(user_id__in=deleted) | Q(user_id__in=banned)
 
 
 def listed(board: Board) -> QuerySet[Any, Any]:
     """The board's rows (players listed on it), in its order, with their users."""
-    return (
-        board.rows()
-        .exclude(user_id__in=unlisted_users().values("pk"))
-        .select_related("user")
-        .order_by(*board.order_by())
-    )
+    return board.rows().exclude(unlisted()).select_related("user").order_by(*board.order_by())
 
 
 def rank_at(board: Board, value: float, user_id: int) -> int:
     """The rank (1-based) a listed row at (value, user_id) has: one COUNT of the entries
-    ahead of it, less those of unlisted players."""
+    ahead of it on the board's index, less those of unlisted players."""
     counts = (
         board.rows()
         .filter(board.ahead(value, user_id))
-        .aggregate(
-            ahead=Count("pk"),
-            unlisted=Count("pk", filter=Q(user_id__in=unlisted_users().values("pk"))),
-        )
+        .aggregate(ahead=Count("pk"), unlisted=Count("pk", filter=unlisted()))
     )
     return 1 + counts["ahead"] - counts["unlisted"]
 
@@ -107,7 +102,7 @@ def rank_at(board: Board, value: float, user_id: int) -> int:
 def caller_entry(board: Board, user: User) -> dict[str, Any] | None:
     """The caller's own place on the board, or None when they are not on it."""
     row = board.rows().filter(user_id=user.pk).first()
-    if row is None or unlisted_users().filter(pk=user.pk).exists():
+    if row is None or board.rows().filter(unlisted(), pk=row.pk).exists():
         return None
     rank = rank_at(board, getattr(row, board.value_field), user.pk)
     rating = (
