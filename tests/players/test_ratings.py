@@ -4,10 +4,13 @@ unrated; a seat handed to a bot still counts for the human who started in it."""
 
 from __future__ import annotations
 
+import itertools
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from games.models import Match
 from moderation import services as moderation
@@ -143,3 +146,51 @@ def test_a_failing_rating_update_rolls_back_the_finish(
     assert (match.status, match.winner_team, match.version) == ("active", None, version)
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     assert not WeeklyGain.objects.exists()
+
+
+def _seated(players: list[Player], order: list[int]) -> int:
+    """A new active match of these four players, ``order[i]`` in seat i."""
+    created = create_match(players[order[0]])
+    for seat, index in enumerate(order[1:], start=1):
+        body = {"seat": seat, "code": created["invite_code"]}
+        joined = players[index].client.post(match_url(created["id"], "/join"), body, format="json")
+        assert joined.status_code == 200, joined.content
+    return int(created["id"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_matches_ending_at_once_with_the_same_players_lose_no_update(
+    make_player: Callable[..., Player],
+) -> None:
+    players = [make_player() for _ in range(4)]
+    orders = [[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2]]
+    match_ids = [_seated(players, order) for order in orders]
+    barrier = threading.Barrier(len(match_ids))
+    statuses: list[int] = [0] * len(match_ids)
+
+    def finish(i: int) -> None:
+        try:
+            barrier.wait()
+            resigner = players[orders[i][1]]
+            url = match_url(match_ids[i], "/resign")
+            statuses[i] = resigner.client.post(url, format="json").status_code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=finish, args=(i,)) for i in range(len(match_ids))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses == [200, 200, 200]
+    for p in players:
+        r = rating(p)
+        assert r.rated_matches == 3
+        # Each change starts where the one before it ended: no update was lost to a race.
+        chain = list(RatingChange.objects.filter(user=p.user).order_by("id"))
+        assert len(chain) == 3
+        assert chain[0].ordinal_before == pytest.approx(PRIOR)
+        for earlier, later in itertools.pairwise(chain):
+            assert later.mu_before == pytest.approx(earlier.mu_after)
+            assert later.sigma_before == pytest.approx(earlier.sigma_after)
+        assert chain[-1].ordinal_after == pytest.approx(r.ordinal)
