@@ -179,3 +179,21 @@ def test_unknown_ruleset_bad_period_bad_cursor(field: list[Player]) -> None:
     assert_problem(client.get(f"{URL}?page_size=0"), 400, "invalid")
     for cursor in ("x", "WyJhIiwxXQ", "W251bGwsMV0", "WzEuMCwiMSJd"):
         assert_problem(client.get(f"{URL}?cursor={cursor}"), 404, "not_found")
+
+
+def test_answers_hold_exactly_what_the_schema_documents(field: list[Player]) -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    components = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+
+    def same(name: str, body: dict[str, Any]) -> None:
+        assert list(body) == list(components[name]["properties"]), name
+        assert set(components[name].get("required", ())) <= set(body), name
+
+    body = field[0].client.get(f"{URL}?page_size=1").json()
+    same("Leaderboard", body)
+    same("LeaderboardEntry", body["me"])
+    same("LeaderboardEntry", body["results"][0])
+    profile = field[0].client.get("/api/v1/players/b").json()
+    same("PlayerProfile", profile)
+    same("PlayerRating", profile["ratings"][0])
