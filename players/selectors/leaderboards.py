@@ -94,7 +94,9 @@ def rank_at(board: Board, value: float, user_id: int) -> int:
     counts = (
         board.rows()
         .filter(board.ahead(value, user_id))
-        .aggregate(ahead=Count("pk"), unlisted=Count("pk", filter=unlisted()))
+        # Counting user_id (not the primary key) keeps every column the count reads in the
+        # board's index, so the database answers it from the index alone.
+        .aggregate(ahead=Count("user_id"), unlisted=Count("user_id", filter=unlisted()))
     )
     return 1 + counts["ahead"] - counts["unlisted"]
 
