@@ -24,6 +24,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -214,13 +215,9 @@ def _measure(repeat: int, rng: random.Random) -> None:
             return boards.page_entries(board, list(rows[:100]))
 
         queries += _time(f"{period}: page 1 (100 rows, ranked)", page, repeat)
+        queries += _time(f"{period}: deep page (100 rows, ranked)", partial(page, deep), repeat)
         queries += _time(
-            f"{period}: deep page (100 rows, ranked)", lambda d=deep, p=page: p(d), repeat
-        )
-        queries += _time(
-            f"{period}: caller's rank",
-            lambda b=board, c=caller: boards.caller_entry(b, c),
-            repeat,
+            f"{period}: caller's rank", partial(boards.caller_entry, board, caller), repeat
         )
 
         def http(cursor: str | None = None, caller: Any = caller, period: str = period) -> None:
@@ -233,7 +230,7 @@ def _measure(repeat: int, rng: random.Random) -> None:
 
         cursor = _cursor_encode(*deep)
         _time(f"{period}: whole view, page 1 + your rank", http, repeat)
-        _time(f"{period}: whole view, deep page + your rank", lambda c=cursor, h=http: h(c), repeat)
+        _time(f"{period}: whole view, deep page + your rank", partial(http, cursor), repeat)
     print("\n=== plans (one run of each operation)")
     for label, sql in queries:
         _explain(label, sql)
