@@ -10,7 +10,7 @@ TS_CLIENT := tests/clients/ts
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-deps lint format bench bench-load bench-live bots-eval schema demo clean system-deps
+.PHONY: run test test-deps lint format bench bench-load bench-live bench-leaderboard bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -80,6 +80,11 @@ bench-load: $(STAMP)
 # polling, idle connections one process holds, fan-out to 1,000 clients (bench/live.py).
 bench-live: $(STAMP)
 	$(PY) -m bench.live
+
+# Leaderboards at 100,000 players: page 1, a deep page and your rank on both boards, with the
+# query plans (bench/leaderboard.py; PostgreSQL when DATABASE_URL is set, in a database of its own).
+bench-leaderboard: $(STAMP)
+	$(PY) -m bench.leaderboard
 
 bots-eval: $(STAMP)
 	$(PY) -m bench.bots_eval --a normal --b easy --rounds 1000

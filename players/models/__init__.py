@@ -1,6 +1,6 @@
 """The players app's models, one module per feature."""
 
 from players.models.blocks import Block
-from players.models.ratings import Rating
+from players.models.ratings import RatedSeat, Rating, RatingChange, WeeklyGain
 
-__all__ = ["Block", "Rating"]
+__all__ = ["Block", "RatedSeat", "Rating", "RatingChange", "WeeklyGain"]

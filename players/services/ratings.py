@@ -1,0 +1,121 @@
+"""Ratings follow the matches: openskill (Plackett-Luce) per ruleset, updated inside the
+transaction that finishes the match, so a result and the ratings it moves commit or roll
+back together.
+
+What counts (README, docs/clients.md "Ratings"):
+- a match is rated when four humans sat at the table when it started: any bot seat at the
+  start makes it unrated (bot levels are not calibrated players, and rating against a fixed
+  bot rating would let anyone farm the easy bot);
+- it is rated when it finished with a winner (``winner_team``): by the rules, resignation,
+  abandonment or adjudication. An aborted match is unrated;
+- the team that resigned or abandoned loses, since the match's ``winner_team`` is the other;
+- a seat handed to a bot mid-match (timeouts, staff, a deleted account) still belongs to the
+  human who started in it: the roster is taken when the match starts (``RatedSeat``).
+
+Lock order: the finishing service holds the match row lock; this listener then locks the four
+rating rows (and the week's gain rows) in user-id order. Every path that locks ratings goes
+through here, always after one match lock and always in that order, so two matches finishing
+at once with players in common wait for each other instead of deadlocking.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db.models import F
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from core import events
+from games.events import MatchFinished, MatchStarted
+from games.models import Match, MatchStatus, Seat
+from players.models import RatedSeat, Rating, RatingChange, WeeklyGain
+from players.selectors.ratings import week_of
+
+_MODEL = PlackettLuce()
+
+
+def roster_record(event: MatchStarted) -> None:
+    """A match started: if four humans sit at it, note who sits where (it will be rated)."""
+    seats = list(
+        Seat.objects.filter(match_id=event.match_id).values_list("index", "user_id", "bot")
+    )
+    if len(seats) != 4 or any(user_id is None or bot for _, user_id, bot in seats):
+        return
+    RatedSeat.objects.bulk_create(
+        [
+            RatedSeat(match_id=event.match_id, seat=index, user_id=user_id)
+            for index, user_id, _ in seats
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def ratings_update(event: MatchFinished) -> None:
+    """A match ended: move the ratings of its four starting humans if it is rated."""
+    if event.status != MatchStatus.FINISHED or event.winner_team not in (0, 1):
+        return
+    roster = dict(RatedSeat.objects.filter(match_id=event.match_id).values_list("seat", "user_id"))
+    if len(roster) != 4 or RatingChange.objects.filter(match_id=event.match_id).exists():
+        return
+    ruleset = Match.objects.values_list("ruleset", flat=True).get(pk=event.match_id)
+    user_ids = sorted(roster.values())
+    # Rows for first-timers, then every row locked in user-id order (see the module's note).
+    Rating.objects.bulk_create(
+        [Rating(user_id=uid, ruleset=ruleset) for uid in user_ids], ignore_conflicts=True
+    )
+    rows = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update()
+        .filter(ruleset=ruleset, user_id__in=user_ids)
+        .order_by("user_id")
+    }
+    teams = [[roster[0], roster[2]], [roster[1], roster[3]]]
+    before = [[_MODEL.rating(mu=rows[u].mu, sigma=rows[u].sigma) for u in team] for team in teams]
+    ranks = [0.0 if team == event.winner_team else 1.0 for team in (0, 1)]
+    after = _MODEL.rate(before, ranks=ranks)
+    now = timezone.now()
+    changes = []
+    for team, members in enumerate(teams):
+        for uid, new in zip(members, after[team], strict=True):
+            row = rows[uid]
+            changes.append(
+                RatingChange(
+                    user_id=uid,
+                    match_id=event.match_id,
+                    ruleset=ruleset,
+                    won=team == event.winner_team,
+                    mu_before=row.mu,
+                    sigma_before=row.sigma,
+                    ordinal_before=row.ordinal,
+                    mu_after=new.mu,
+                    sigma_after=new.sigma,
+                    ordinal_after=new.ordinal(),
+                    created_at=now,
+                )
+            )
+            row.mu, row.sigma, row.ordinal = new.mu, new.sigma, new.ordinal()
+            row.rated_matches += 1
+            row.updated_at = now
+    Rating.objects.bulk_update(
+        [rows[u] for u in user_ids], ["mu", "sigma", "ordinal", "rated_matches", "updated_at"]
+    )
+    RatingChange.objects.bulk_create(changes)
+    _weekly_add(ruleset, week_of(now), {c.user_id: c.delta for c in changes})
+
+
+def _weekly_add(ruleset: str, week: date, deltas: dict[int, float]) -> None:
+    user_ids = sorted(deltas)
+    WeeklyGain.objects.bulk_create(
+        [WeeklyGain(user_id=uid, ruleset=ruleset, week=week) for uid in user_ids],
+        ignore_conflicts=True,
+    )
+    for uid in user_ids:  # in user-id order, like the ratings
+        WeeklyGain.objects.filter(user_id=uid, ruleset=ruleset, week=week).update(
+            gained=F("gained") + deltas[uid], matches=F("matches") + 1
+        )
+
+
+def connect() -> None:
+    events.subscribe(MatchStarted, roster_record)
+    events.subscribe(MatchFinished, ratings_update)
