@@ -8,7 +8,7 @@ from rest_framework.routers import SimpleRouter
 
 from accounts.api import views as account_views
 from baloot_site import health
-from games.api import me
+from games.api import me, table
 from games.api.views import MatchViewSet
 from live import asyncapi
 from live.api import WsTicketView
@@ -30,6 +30,8 @@ api_v1 = [
     path("me/notifications", push_api.NotificationPreferencesView.as_view(), name="me-push"),
     # Before the router's patterns: moderation's own view under the matches' path.
     path("matches/<str:pk>/reports", MatchReportsView.as_view(), name="matches-reports"),
+    path("matches/<str:pk>/bots", table.MatchBotsView.as_view(), name="matches-bots"),
+    path("matches/<str:pk>/bots/<int:seat>", table.MatchBotView.as_view(), name="matches-bot"),
     *router.urls,
 ]
 

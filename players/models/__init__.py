@@ -2,5 +2,7 @@
 
 from players.models.blocks import Block
 from players.models.ratings import Rating
+from players.models.rematch import Rematch
+from players.models.social import Follow, Invitation, InvitationStatus
 
-__all__ = ["Block", "Rating"]
+__all__ = ["Block", "Follow", "Invitation", "InvitationStatus", "Rating", "Rematch"]
