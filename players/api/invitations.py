@@ -163,8 +163,8 @@ class InvitationAcceptView(GenericAPIView):
                 *ANSWER_ERRORS,
                 (
                     409,
-                    "`invitation_not_pending`, `match_not_waiting`, `match_full` or "
-                    "`already_seated`.",
+                    "`invitation_not_pending`, `match_full` (the table filled and started), "
+                    "`match_not_waiting` (it ended) or `already_seated`.",
                 ),
                 base=docs.AUTH_ERRORS,
             ),

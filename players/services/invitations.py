@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from core import clock, events
@@ -82,6 +83,9 @@ def invitation_accept(*, user: User, invitation_id: int) -> Match:
     found = _addressed_to(user, invitation_id)
     match = games.match_lock(found.match_id)
     invitation = _pending_locked(invitation_id)
+    if match.status == MatchStatus.ACTIVE:
+        # Every seat was taken meanwhile (a waiting table starts when its fourth seat fills).
+        raise MatchFull(_("The table filled up and the match started without you."))
     if match.status != MatchStatus.WAITING:
         raise MatchNotWaiting()
     # The invitation stands in for the invite code; match_join raises match_full and
