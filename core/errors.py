@@ -51,7 +51,7 @@ class NotFound(DomainError):
 
     code = "not_found"
     status = 404
-    default_detail = "No such resource."
+    default_detail: ClassVar[str | Promise] = "No such resource."
 
 
 class Conflict(DomainError):

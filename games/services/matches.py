@@ -114,7 +114,9 @@ def match_leave(*, match_id: int, user: User) -> Match:
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
     elif match.created_by_id == user.pk:
-        match.created_by_id = humans[0].user_id
+        host = humans[0].user
+        assert host is not None
+        match.created_by = host
     version_bump(match)
     return match
 

@@ -4,6 +4,7 @@ invitations between them are withdrawn), list them, unblock."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 BLOCKS = me("/blocks")
 
 
-def block(player: Player, username: str) -> object:
+def block(player: Player, username: str) -> Any:
     return player.client.post(BLOCKS, {"username": username}, format="json")
 
 

@@ -4,6 +4,7 @@ unknown or a deleted account, and a blocked player (either way) are refused."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 FRIENDS = me("/friends")
 
 
-def follow(player: Player, username: str) -> object:
+def follow(player: Player, username: str) -> Any:
     return player.client.post(FRIENDS, {"username": username}, format="json")
 
 
