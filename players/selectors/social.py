@@ -18,6 +18,8 @@ from players.models import Block, Follow, Invitation, InvitationStatus, Rematch
 def user_by_username(username: str) -> User:
     """The live account with that username; a deleted one is no one (its name was erased
     with the rest of its personal data), so it is the same answer as an unknown name."""
+    if "\x00" in username:  # PostgreSQL refuses NUL in text; no username holds one
+        raise UserNotFound()
     user = User.objects.filter(username=username, deleted_at__isnull=True).first()
     if user is None:
         raise UserNotFound()

@@ -40,6 +40,8 @@ def block_add(*, user: User, username: str) -> tuple[Block, bool]:
 @transaction.atomic
 def block_remove(*, user: User, username: str) -> None:
     """Unblock: nothing that the block ended (follows, invitations) comes back."""
+    if "\x00" in username:  # a path parameter; PostgreSQL refuses NUL in text
+        raise NotBlocked()
     deleted, _ = Block.objects.filter(
         blocker=user, blocked__username=username, blocked__deleted_at__isnull=True
     ).delete()

@@ -32,6 +32,8 @@ def follow_add(*, user: User, username: str) -> tuple[Follow, bool]:
 
 @transaction.atomic
 def follow_remove(*, user: User, username: str) -> None:
+    if "\x00" in username:  # a path parameter; PostgreSQL refuses NUL in text
+        raise NotFollowing()
     deleted, _ = Follow.objects.filter(
         follower=user, followed__username=username, followed__deleted_at__isnull=True
     ).delete()
