@@ -8,13 +8,17 @@ from rest_framework.routers import SimpleRouter
 
 from accounts.api import views as account_views
 from baloot_site import health
-from games.api import me
+from games.api import me, table
 from games.api.views import MatchViewSet
 from live import asyncapi
 from live.api import WsTicketView
 from live.push import api as push_api
 from moderation.api import MatchReportsView
+from players.api import blocks as player_blocks
+from players.api import friends as player_friends
+from players.api import invitations as player_invitations
 from players.api import leaderboards, profiles
+from players.api import rematch as player_rematch
 
 router = SimpleRouter(trailing_slash=False)
 router.register("matches", MatchViewSet, basename="matches")
@@ -31,8 +35,35 @@ api_v1 = [
     path("me/notifications", push_api.NotificationPreferencesView.as_view(), name="me-push"),
     path("players/<str:username>", profiles.PlayerProfileView.as_view(), name="players-profile"),
     path("leaderboards/<str:ruleset>", leaderboards.LeaderboardView.as_view(), name="leaderboards"),
-    # Before the router's patterns: moderation's own view under the matches' path.
+    path("me/friends", player_friends.FriendsView.as_view(), name="me-friends"),
+    path("me/friends/<str:username>", player_friends.FriendView.as_view(), name="me-friend"),
+    path("me/blocks", player_blocks.BlocksView.as_view(), name="me-blocks"),
+    path("me/blocks/<str:username>", player_blocks.BlockView.as_view(), name="me-block"),
+    path("me/invitations", player_invitations.MyInvitationsView.as_view(), name="me-invitations"),
+    path(
+        "invitations/<str:pk>/accept",
+        player_invitations.InvitationAcceptView.as_view(),
+        name="invitations-accept",
+    ),
+    path(
+        "invitations/<str:pk>/decline",
+        player_invitations.InvitationDeclineView.as_view(),
+        name="invitations-decline",
+    ),
+    # Before the router's patterns: moderation's and players' own views under the matches' path.
+    path(
+        "matches/<str:pk>/invitations",
+        player_invitations.MatchInvitationsView.as_view(),
+        name="matches-invitations",
+    ),
+    path(
+        "matches/<str:pk>/rematch",
+        player_rematch.MatchRematchView.as_view(),
+        name="matches-rematch",
+    ),
     path("matches/<str:pk>/reports", MatchReportsView.as_view(), name="matches-reports"),
+    path("matches/<str:pk>/bots", table.MatchBotsView.as_view(), name="matches-bots"),
+    path("matches/<str:pk>/bots/<int:seat>", table.MatchBotView.as_view(), name="matches-bot"),
     *router.urls,
 ]
 

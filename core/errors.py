@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.utils.functional import Promise
+
 
 class DomainError(Exception):
     """A refusal by a service, selector or view. Extra keyword arguments (``errors``,
@@ -17,10 +19,11 @@ class DomainError(Exception):
 
     code: ClassVar[str] = "invalid"
     status: ClassVar[int] = 400
-    default_detail: ClassVar[str] = "The request is not valid."
+    # A lazy translation (gettext_lazy) is read in the language of the request that raised it.
+    default_detail: ClassVar[str | Promise] = "The request is not valid."
 
-    def __init__(self, detail: str | None = None, **extra: Any) -> None:
-        self.detail = detail or self.default_detail
+    def __init__(self, detail: str | Promise | None = None, **extra: Any) -> None:
+        self.detail = str(detail or self.default_detail)
         super().__init__(self.detail)
         self.extra = extra
 
@@ -48,7 +51,7 @@ class NotFound(DomainError):
 
     code = "not_found"
     status = 404
-    default_detail = "No such resource."
+    default_detail: ClassVar[str | Promise] = "No such resource."
 
 
 class Conflict(DomainError):

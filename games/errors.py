@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from core.errors import Conflict, DomainError, NotFound
 
 
@@ -50,6 +52,11 @@ class MatchFull(Conflict):
 class SeatTaken(Conflict):
     code = "seat_taken"
     default_detail = "That seat is taken."
+
+
+class SeatNotBot(Conflict):
+    code = "seat_not_bot"
+    default_detail = _("No bot sits in that seat.")
 
 
 class AlreadySeated(Conflict):

@@ -45,7 +45,8 @@ _INBOX_EVENTS = {
     "your_turn": "It is your turn; `is_my_turn` true and `deadline` set.",
     "match_started": "A match you sit in started.",
     "match_finished": "A match you sit in finished (or was aborted).",
-    "invitation": "Reserved: an invitation to a match (no source emits it yet).",
+    "invitation": "You are invited to the match `match_id` (read it in "
+    "`GET /api/v1/me/invitations`).",
     "seat_to_bot": "Your seat is played by a bot now (away after timeouts, or staff).",
 }
 

@@ -7,6 +7,7 @@ from core import events
 from games import events as game_events
 from games.models import Seat
 from live import relay
+from players import events as player_events
 
 
 def _humans(match_id: int) -> list[int]:
@@ -42,9 +43,15 @@ def on_seat_to_bot(event: game_events.SeatHandedToBot) -> None:
         relay.publish(relay.note_make("seat_to_bot", event.match_id, event.version, event.user_id))
 
 
+def on_invitation(event: player_events.InvitationSent) -> None:
+    # The match's id and version only: the invitee reads the invitation over HTTP.
+    relay.publish(relay.note_make("invitation", event.match_id, event.version, event.invitee_id))
+
+
 def connect() -> None:
     events.subscribe(game_events.VersionCommitted, on_version)
     events.subscribe(game_events.TurnBegan, on_turn)
     events.subscribe(game_events.MatchStarted, on_started)
     events.subscribe(game_events.MatchFinished, on_finished)
     events.subscribe(game_events.SeatHandedToBot, on_seat_to_bot)
+    events.subscribe(player_events.InvitationSent, on_invitation)

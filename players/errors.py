@@ -4,16 +4,86 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import NotFound
+from core.errors import Conflict, DomainError, NotFound
 
 
 class UnknownRuleset(NotFound):
     code = "unknown_ruleset"
-    default_detail = _("No such ruleset.")  # type: ignore[assignment]
+    default_detail = _("No such ruleset.")
 
 
-class PlayerNotFound(NotFound):
-    """An unknown username, or a deleted account (its profile is gone with its data)."""
+class UserNotFound(NotFound):
+    """No account by that username, or one that was deleted (its profile and name are gone with
+    its data): profiles, friends, blocks and invitations alike."""
 
-    code = "player_not_found"
-    default_detail = _("No such player.")  # type: ignore[assignment]
+    code = "user_not_found"
+    default_detail = _("No player has that username.")
+
+
+class CannotFollowSelf(DomainError):
+    code = "cannot_follow_self"
+    default_detail = _("You cannot follow yourself.")
+
+
+class CannotBlockSelf(DomainError):
+    code = "cannot_block_self"
+    default_detail = _("You cannot block yourself.")
+
+
+class CannotInviteSelf(DomainError):
+    code = "cannot_invite_self"
+    default_detail = _("You cannot invite yourself.")
+
+
+class NotFollowing(NotFound):
+    code = "not_following"
+    default_detail = _("You do not follow that player.")
+
+
+class NotBlocked(NotFound):
+    code = "not_blocked"
+    default_detail = _("You have not blocked that player.")
+
+
+class UserBlocked(Conflict):
+    """A block between the two players, in either direction: the answer does not say which."""
+
+    code = "user_blocked"
+    default_detail = _("You cannot do that with this player.")
+
+
+class InviteeSeated(Conflict):
+    code = "invitee_seated"
+    default_detail = _("That player already sits in this match.")
+
+
+class AlreadyInvited(Conflict):
+    code = "already_invited"
+    default_detail = _("That player already has an open invitation to this match.")
+
+
+class InvitationNotFound(NotFound):
+    """No such invitation, or one addressed to someone else (not revealed)."""
+
+    code = "invitation_not_found"
+    default_detail = _("No such invitation.")
+
+
+class InvitationNotPending(Conflict):
+    code = "invitation_not_pending"
+    default_detail = _("This invitation was already answered or withdrawn.")
+
+
+class RematchNotFound(NotFound):
+    code = "rematch_not_found"
+    default_detail = _("Nobody has proposed a rematch of this match.")
+
+
+class RematchExpired(Conflict):
+    code = "rematch_expired"
+    default_detail = _("The rematch proposal expired.")
+
+
+class RematchStarted(Conflict):
+    code = "rematch_started"
+    default_detail = _("The rematch has started already.")

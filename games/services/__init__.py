@@ -23,7 +23,15 @@ from games.services.access import (
     require_seat,
     seat_of,
 )
-from games.services.matches import match_create, match_join, match_leave, match_resign
+from games.services.matches import (
+    match_bot_add,
+    match_bot_remove,
+    match_create,
+    match_create_again,
+    match_join,
+    match_leave,
+    match_resign,
+)
 from games.services.moves import (
     move_apply,
     move_make,
@@ -45,7 +53,10 @@ __all__ = [
     "automatic_move_decide",
     "bot_turn_play",
     "heartbeat_record",
+    "match_bot_add",
+    "match_bot_remove",
     "match_create",
+    "match_create_again",
     "match_finish",
     "match_join",
     "match_leave",

@@ -8,10 +8,18 @@ import secrets
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import engine
-from games.errors import AlreadySeated, MatchFull, MatchNotFound, MatchNotWaiting, SeatTaken
+from games.errors import (
+    AlreadySeated,
+    MatchFull,
+    MatchNotFound,
+    MatchNotWaiting,
+    SeatNotBot,
+    SeatTaken,
+)
 from games.models import EndReason, Match, MatchStatus, Seat, Visibility
 from games.services.access import (
     match_lock,
@@ -93,17 +101,83 @@ def match_join(
 
 @transaction.atomic
 def match_leave(*, match_id: int, user: User) -> Match:
-    """Give up a seat before the match starts; the last human leaving aborts the match."""
+    """Give up a seat before the match starts. A creator who leaves hands the table to the
+    next human (by seat order); only the last human leaving aborts the match."""
     match = match_lock(match_id)
     seat = require_seat(match, user)
     if match.status != MatchStatus.WAITING:
-        raise MatchNotWaiting("Only a waiting match can be left; resign a started one.")
+        raise MatchNotWaiting(_("Only a waiting match can be left; resign a started one."))
     seat.user = None
     seat.save(update_fields=["user"])
-    if all(s.user_id is None for s in match.seat_list()):
+    humans = [s for s in match.seat_list() if s.user_id is not None]
+    if not humans:
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
+    elif match.created_by_id == user.pk:
+        host = humans[0].user
+        assert host is not None
+        match.created_by = host
     version_bump(match)
+    return match
+
+
+def _waiting_table_seat(match_id: int, user: User, seat: int) -> tuple[Match, Seat]:
+    """The locked waiting match and ``seat`` of it, for a human seated there."""
+    require_in_good_standing(user)
+    match = match_lock(match_id)
+    require_seat(match, user)
+    if match.status != MatchStatus.WAITING:
+        raise MatchNotWaiting()
+    return match, match.seat_at(seat)
+
+
+@transaction.atomic
+def match_bot_add(*, match_id: int, user: User, seat: int, level: str) -> Match:
+    """A seated human puts a bot of ``level`` in an empty seat of a waiting match; the fourth
+    filled seat starts it, as a join does."""
+    match, target = _waiting_table_seat(match_id, user, seat)
+    if not target.is_empty:
+        raise SeatTaken()
+    target.bot = level
+    target.save(update_fields=["bot"])
+    if all(not s.is_empty for s in match.seat_list()):
+        match_start(match)
+    else:
+        version_bump(match)
+    return match
+
+
+@transaction.atomic
+def match_bot_remove(*, match_id: int, user: User, seat: int) -> Match:
+    """A seated human takes the bot out of ``seat`` of a waiting match (the seat is free)."""
+    match, target = _waiting_table_seat(match_id, user, seat)
+    if not target.bot:
+        raise SeatNotBot()
+    target.bot = ""
+    target.save(update_fields=["bot"])
+    version_bump(match)
+    return match
+
+
+def match_create_again(*, source: Match, creator: User) -> Match:
+    """A new match at the same table as the finished ``source`` (a rematch): the same users in
+    the same seats, bots of the same levels, the same ruleset, target, clock and visibility,
+    started at once with the first dealer rotated by one. The caller holds ``source``'s lock
+    inside its transaction."""
+    rules = engine.get_ruleset(source.ruleset)
+    match = Match.objects.create(
+        ruleset=rules.name,
+        rules_version=rules.version,
+        target=source.target,
+        turn_seconds=source.turn_seconds,
+        visibility=source.visibility,
+        invite_code=secrets.token_urlsafe(6) if source.visibility == Visibility.PRIVATE else "",
+        created_by=creator,
+    )
+    Seat.objects.bulk_create(
+        [Seat(match=match, index=s.index, user_id=s.user_id, bot=s.bot) for s in source.seat_list()]
+    )
+    match_start(match, dealer=(source.first_dealer + 1) % 4)
     return match
 
 

@@ -23,9 +23,11 @@ from games.selectors.seats import is_automatic
 from games.services.scheduling import BOT_GRACE_SECONDS, FollowUp, schedule_on_commit
 
 
-def match_start(match: Match) -> None:
-    """Four filled seats: pick the first dealer, deal round 1 and start the clock."""
-    dealer = secrets.randbelow(4)  # R2: the first dealer is chosen at random
+def match_start(match: Match, *, dealer: int | None = None) -> None:
+    """Four filled seats: pick the first dealer, deal round 1 and start the clock. A rematch
+    names its dealer (the previous match's, rotated by one); otherwise it is drawn."""
+    if dealer is None:
+        dealer = secrets.randbelow(4)  # R2: the first dealer is chosen at random
     state = engine.new_match(engine.get_ruleset(match.ruleset), dealer=dealer, target=match.target)
     match.first_dealer = dealer
     match.status = MatchStatus.ACTIVE

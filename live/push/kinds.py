@@ -15,7 +15,7 @@ class EventKind(models.TextChoices):
     MATCH_FINISHED = "match_finished", "a match finished"
     SEAT_TO_BOT = "seat_to_bot", "your seat was handed to a bot"
     SANCTION = "sanction", "a sanction on your account"
-    # No source yet: invitations come with the players app, which emits the event.
+    # players.events.InvitationSent
     INVITATION = "invitation", "an invitation to a match"
 
 

@@ -19,6 +19,7 @@ from live.push import outbox
 from live.push.kinds import EventKind
 from live.push.models import Device, Notification, Preferences, notification_key
 from moderation.events import SanctionApplied
+from players.events import InvitationSent
 
 # Turns at least this long get a reminder when 80% of their clock is gone.
 REMINDER_MIN_TURN_SECONDS = 3600
@@ -31,6 +32,7 @@ def connect() -> None:
     events.subscribe(MatchFinished, on_match_finished)
     events.subscribe(SeatHandedToBot, on_seat_handed_to_bot)
     events.subscribe(SanctionApplied, on_sanction_applied)
+    events.subscribe(InvitationSent, on_invitation_sent)
 
 
 def notification_write(
@@ -171,4 +173,14 @@ def on_sanction_applied(event: SanctionApplied) -> None:
         kind=EventKind.SANCTION,
         match_id=None,
         version=event.sanction_id,
+    )
+
+
+def on_invitation_sent(event: InvitationSent) -> None:
+    # The match and its version at the invitation; who invited and to what stay in the app.
+    notification_write(
+        user_id=event.invitee_id,
+        kind=EventKind.INVITATION,
+        match_id=event.match_id,
+        version=event.version,
     )

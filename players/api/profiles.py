@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from core import docs
 from games.api.serializers.me import PlayerStatsSerializer
-from players.errors import PlayerNotFound
+from players.errors import UserNotFound
 from players.selectors import profiles
 
 
@@ -70,7 +70,7 @@ class PlayerProfileView(APIView):
         responses={
             200: OpenApiResponse(PlayerProfileSerializer, examples=[EXAMPLE]),
             **docs.errors(
-                (404, "No such player, or a deleted account (`player_not_found`)."),
+                (404, "No such player, or a deleted account (`user_not_found`)."),
                 base=docs.AUTH_ERRORS,
             ),
         },
@@ -79,5 +79,5 @@ class PlayerProfileView(APIView):
     def get(self, request: Request, username: str) -> Response:
         user = profiles.profile_user(username)
         if user is None:
-            raise PlayerNotFound()
+            raise UserNotFound()
         return Response(PlayerProfileSerializer(profiles.profile_json(user)).data)

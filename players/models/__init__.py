@@ -2,5 +2,17 @@
 
 from players.models.blocks import Block
 from players.models.ratings import RatedSeat, Rating, RatingChange, WeeklyGain
+from players.models.rematch import Rematch
+from players.models.social import Follow, Invitation, InvitationStatus
 
-__all__ = ["Block", "RatedSeat", "Rating", "RatingChange", "WeeklyGain"]
+__all__ = [
+    "Block",
+    "Follow",
+    "Invitation",
+    "InvitationStatus",
+    "RatedSeat",
+    "Rating",
+    "RatingChange",
+    "Rematch",
+    "WeeklyGain",
+]

@@ -70,8 +70,8 @@ def test_a_deleted_account_and_an_unknown_name_are_not_found(
     gone.user.deleted_at = timezone.now()
     gone.user.is_active = False
     gone.user.save()
-    assert_problem(viewer.client.get(url(gone)), 404, "player_not_found")
-    assert_problem(viewer.client.get("/api/v1/players/nobody-here"), 404, "player_not_found")
+    assert_problem(viewer.client.get(url(gone)), 404, "user_not_found")
+    assert_problem(viewer.client.get("/api/v1/players/nobody-here"), 404, "user_not_found")
 
 
 def test_anonymous_revoked_and_banned_callers_are_refused(

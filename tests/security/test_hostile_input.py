@@ -329,7 +329,13 @@ def _routes(patterns: list[Any], prefix: str = "") -> Iterator[str]:
 
 def api_paths(match_id: int) -> list[str]:
     """Every /api/v1 route of the URL conf, with real ids in its parameters."""
-    values = {"pk": str(match_id), "number": "1", "format": "json"}
+    values = {
+        "pk": str(match_id),
+        "number": "1",
+        "format": "json",
+        "seat": "1",
+        "username": "player1",
+    }
     out = set()
     for route in _routes(get_resolver().url_patterns):
         if not route.startswith("api/v1/"):

@@ -1,0 +1,60 @@
+"""What the players' endpoints share: a player as others see them, a username body, the
+errors of a username that names no one, and the list page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter
+from rest_framework import serializers
+
+from core import docs
+from core.serializers import StrictCharField, StrictRequestSerializer
+from games.api.pagination import NewestFirstCursor
+
+USERNAME = OpenApiParameter(
+    "username", str, OpenApiParameter.PATH, description="The other player's username."
+)
+
+
+class PersonSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+
+
+class ListedPlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    since = serializers.DateTimeField(help_text="When you followed or blocked them.")
+
+
+class UsernameRequestSerializer(StrictRequestSerializer):
+    username = StrictCharField(max_length=150, help_text="The other player's username.")
+
+
+def username_example(name: str) -> list[OpenApiExample]:
+    return [OpenApiExample(name, value={"username": "layla"}, request_only=True)]
+
+
+LISTED_EXAMPLE = {
+    "username": "layla",
+    "display_name": "ليلى",
+    "since": "2026-03-01T12:00:00Z",
+}
+PAGE_ERRORS = docs.errors(
+    (400, "Bad `page_size` (`invalid`)."),
+    (404, "A `cursor` that did not come from a `next` link (`not_found`)."),
+    base=docs.AUTH_ERRORS,
+)
+UNKNOWN_USER = "No live account has that username (`user_not_found`)."
+
+
+class SocialPage(NewestFirstCursor):
+    """Newest first, by when the row was made."""
+
+
+_LISTED = ListedPlayerSerializer()
+
+
+def listed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [_LISTED.to_representation(row) for row in rows]
