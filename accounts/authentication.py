@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
@@ -51,6 +51,9 @@ def request_user(request: HttpRequest | Request) -> User:
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
+    # A suspended or banned user's token is refused (403) on every operation but the one
+    # that accepts it (``SanctionedMayAuthenticate``).
+    refuse_sanctioned: ClassVar[bool] = True
 
     def authenticate(self, request: Request) -> tuple[Any, AuthToken] | None:
         header = authentication.get_authorization_header(request).split()
@@ -75,6 +78,8 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if token.sanctioned:
             sanction = sanction_active_for(token.user)
             if sanction is not None:
+                if not self.refuse_sanctioned:
+                    return token.user, token  # not marked as checked: they are not in good standing
                 raise AccountSanctioned(sanction)
         token.user.__dict__[_CHECKED] = True
         return token.user, token
@@ -82,3 +87,12 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
     def authenticate_header(self, request: Request) -> str:
         # Makes DRF answer 401 (not 403) to anonymous callers.
         return self.keyword
+
+
+class SanctionedMayAuthenticate(BearerTokenAuthentication):
+    """The bearer token of a suspended or banned user is accepted too: for ``DELETE /me``
+    only. The app stores require that every account can be deleted from the app, and a ban
+    is no reason to keep someone's personal data. The services that need a player in good
+    standing still refuse them (``games.services.require_in_good_standing``)."""
+
+    refuse_sanctioned = False

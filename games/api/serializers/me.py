@@ -19,6 +19,12 @@ class PlayerStatsSerializer(serializers.Serializer):
 
 
 class MeSerializer(UserViewSerializer):
+    language = serializers.ChoiceField(
+        choices=["en", "ar"],
+        allow_null=True,
+        help_text="The language the service writes to you in; null: each request's "
+        "Accept-Language.",
+    )
     date_joined = serializers.DateTimeField()
     stats = PlayerStatsSerializer()
 
