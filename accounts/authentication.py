@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
@@ -51,9 +51,13 @@ def request_user(request: HttpRequest | Request) -> User:
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
-    # A suspended or banned user's token is refused (403) on every operation but the one
-    # that accepts it (``SanctionedMayAuthenticate``).
-    refuse_sanctioned: ClassVar[bool] = True
+
+    def __init__(self, *, refuse_sanctioned: bool = True) -> None:
+        # A suspended or banned user's token is refused (403) on every operation but
+        # ``DELETE /me``: the app stores require that any account can be deleted from the
+        # app, and a ban is no reason to keep someone's personal data. The services that
+        # need a player in good standing refuse them still (``require_in_good_standing``).
+        self.refuse_sanctioned = refuse_sanctioned
 
     def authenticate(self, request: Request) -> tuple[Any, AuthToken] | None:
         header = authentication.get_authorization_header(request).split()
@@ -88,11 +92,3 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         # Makes DRF answer 401 (not 403) to anonymous callers.
         return self.keyword
 
-
-class SanctionedMayAuthenticate(BearerTokenAuthentication):
-    """The bearer token of a suspended or banned user is accepted too: for ``DELETE /me``
-    only. The app stores require that every account can be deleted from the app, and a ban
-    is no reason to keep someone's personal data. The services that need a player in good
-    standing still refuse them (``games.services.require_in_good_standing``)."""
-
-    refuse_sanctioned = False

@@ -44,7 +44,8 @@ class LoginRequestSerializer(StrictRequestSerializer):
     device = StrictCharField(max_length=100, required=False, allow_blank=True)
 
 
-LANGUAGES = [("en", "English"), ("ar", "العربية")]
+# As the push devices' (live.push.models.Language), so the schema has one LanguageEnum.
+LANGUAGES = [("en", "English"), ("ar", "Arabic")]
 
 
 class ProfileUpdateRequestSerializer(StrictRequestSerializer):

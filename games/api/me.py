@@ -33,7 +33,7 @@ from accounts.api.serializers import (
     ProfileUpdateRequestSerializer,
 )
 from accounts.api.views import LOCKED
-from accounts.authentication import SanctionedMayAuthenticate, request_user
+from accounts.authentication import BearerTokenAuthentication, request_user
 from accounts.models import User
 from core import docs
 from core.parsing import validated_body
@@ -84,7 +84,7 @@ class MeView(APIView):
         if self._deleting:
             # A suspended or banned player may still delete their account (app stores
             # require in-app deletion of any account); nothing else.
-            return [SanctionedMayAuthenticate(), SessionAuthentication()]
+            return [BearerTokenAuthentication(refuse_sanctioned=False), SessionAuthentication()]
         return super().get_authenticators()
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from accounts.api.serializers import UserViewSerializer
+from accounts.api.serializers import LANGUAGES, UserViewSerializer
 from games.api.serializers.match_view import MatchSummarySerializer
 
 
@@ -20,7 +20,7 @@ class PlayerStatsSerializer(serializers.Serializer):
 
 class MeSerializer(UserViewSerializer):
     language = serializers.ChoiceField(
-        choices=["en", "ar"],
+        choices=LANGUAGES,
         allow_null=True,
         help_text="The language the service writes to you in; null: each request's "
         "Accept-Language.",
