@@ -91,4 +91,3 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
     def authenticate_header(self, request: Request) -> str:
         # Makes DRF answer 401 (not 403) to anonymous callers.
         return self.keyword
-

@@ -88,7 +88,7 @@ class MeView(APIView):
         return super().get_authenticators()
 
     @property
-    def throttle_scope(self) -> str:  # type: ignore[override]
+    def throttle_scope(self) -> str:
         # Reads and edits share the reads budget; a deletion, which checks the password,
         # has the login's (and its per-address one).
         return "auth" if self._deleting else "reads"

@@ -30,9 +30,7 @@ def test_a_moderator_sees_a_deleted_account_and_not_who_it_was(
     amal = make_player(OLD[0])
     User.objects.filter(pk=amal.id).update(email=OLD[1], display_name=OLD[2])
     amal.user.refresh_from_db()
-    moderation.sanction_apply(
-        moderator=mod.user, user_id=amal.id, kind="warn", reason="rude chat"
-    )
+    moderation.sanction_apply(moderator=mod.user, user_id=amal.id, kind="warn", reason="rude chat")
     LogEntry.objects.log_actions(user_id=mod.id, queryset=[amal.user], action_flag=CHANGE)
     assert login(anon, OLD[0], "not the password").status_code == 401  # an axes record
     staff = Client()

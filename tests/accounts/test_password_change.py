@@ -50,9 +50,7 @@ def test_the_password_changes_and_only_the_other_devices_are_signed_out(
     other_player = make_player()
     assert phone.get(f"{API}/me").status_code == 200
 
-    response = amal.client.post(
-        URL, {"old_password": PASSWORD, "new_password": NEW}, format="json"
-    )
+    response = amal.client.post(URL, {"old_password": PASSWORD, "new_password": NEW}, format="json")
 
     assert response.status_code == 204, response.content
     assert amal.client.get(f"{API}/me").status_code == 200  # the caller's token is kept

@@ -17,7 +17,7 @@ ME = f"{API}/me"
 
 
 def stored(player: Player) -> dict[str, Any]:
-    return User.objects.filter(pk=player.id).values("display_name", "language").get()
+    return dict(User.objects.filter(pk=player.id).values("display_name", "language").get())
 
 
 def test_the_display_name_and_language_change_and_the_answer_is_the_profile(
