@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from accounts.models import AuthToken, User
@@ -258,3 +259,19 @@ def test_a_finished_match_keeps_its_record_which_still_replays(
     names = json.dumps(final, ensure_ascii=False) + json.dumps(record, ensure_ascii=False)
     assert f'"{old_name}"' not in names and leaving.user.username not in names
     assert {p.id: stats(p) for p in players[1:]} == before
+
+
+def test_wrong_passwords_lock_the_deletion_like_failed_logins(
+    make_player: Callable[..., Player], anon: APIClient
+) -> None:
+    amal = make_player()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert_problem(delete_account(amal, "not my password"), 400, "wrong_password")
+
+    assert_problem(delete_account(amal, "not my password"), 429, "login_locked")
+
+    assert_problem(delete_account(amal), 429, "login_locked")
+    assert_problem(login(anon, amal.user.username), 429, "login_locked")
+    user = User.objects.get(pk=amal.id)
+    assert user.is_active and user.deleted_at is None
+    assert amal.client.get(ME).status_code == 200
