@@ -24,6 +24,11 @@ class WrongPassword(DomainError):
     status = 400
     default_detail = _("That is not your current password.")  # type: ignore[assignment]
 
+    def __init__(self, field: str) -> None:
+        # A 400 names what is wrong in the body (api.md): the field that held the password.
+        detail = str(self.default_detail)
+        super().__init__(detail, errors=[{"field": field, "code": self.code, "detail": detail}])
+
 
 class AccountSuspended(DomainError):
     """A suspended player may not create, join or play until the suspension ends."""

@@ -113,7 +113,7 @@ def profile_update(
     return locked
 
 
-def _password_confirm(*, request: HttpRequest, user: User, password: str) -> str:
+def _password_confirm(*, request: HttpRequest, user: User, password: str, field: str) -> str:
     """The account's password hash, if ``password`` is the account's password; slow (it
     hashes), so never inside a transaction. Checked as a login is (django-axes, which needs
     ``request``): a wrong one counts towards the account's lockout, and a locked account is
@@ -122,7 +122,7 @@ def _password_confirm(*, request: HttpRequest, user: User, password: str) -> str
     if checked is None or checked.pk != user.pk:
         if getattr(request, "axes_locked_out", False):
             raise LoginLocked(user.get_username())
-        raise WrongPassword()
+        raise WrongPassword(field)
     return checked.password
 
 
@@ -137,14 +137,16 @@ def password_change(
     """Set a new password (already checked against AUTH_PASSWORD_VALIDATORS) once the old one
     is confirmed, and revoke every token of the user but ``keep`` (the caller's): other
     devices sign in again. Returns how many tokens were revoked."""
-    checked = _password_confirm(request=request, user=user, password=old_password)
+    checked = _password_confirm(
+        request=request, user=user, password=old_password, field="old_password"
+    )
     encoded = make_password(new_password)  # outside the transaction, as both checks above
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.password != checked:
             # Changed by another device between the check and the lock: the old password
             # confirmed is no longer the account's.
-            raise WrongPassword()
+            raise WrongPassword("old_password")
         locked.password = encoded
         locked.save(update_fields=["password"])
         others = AuthToken.objects.filter(user=locked, revoked_at__isnull=True)
@@ -175,11 +177,11 @@ def account_delete(*, request: HttpRequest, user: User, password: str) -> None:
     Accounts cannot know them (the layer contract); a deletion that half happened would be
     worse than none, so a listener's failure rolls all of it back.
     """
-    checked = _password_confirm(request=request, user=user, password=password)
+    checked = _password_confirm(request=request, user=user, password=password, field="password")
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.password != checked:
-            raise WrongPassword()
+            raise WrongPassword("password")
         old_username = locked.get_username()
         _personal_data_erase(locked)
         AuthToken.objects.filter(user=locked, revoked_at__isnull=True).update(

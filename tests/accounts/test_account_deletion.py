@@ -135,7 +135,8 @@ def test_a_wrong_or_missing_password_is_refused_and_changes_nothing(
     before = User.objects.filter(pk=amal.id).values().get()
     version = Match.objects.get(pk=created["id"]).version
 
-    assert_problem(delete_account(amal, "not my password"), 400, "wrong_password")
+    body = assert_problem(delete_account(amal, "not my password"), 400, "wrong_password")
+    assert [(e["field"], e["code"]) for e in body["errors"]] == [("password", "wrong_password")]
     assert_field_errors(amal.client.delete(ME, {}, format="json"), {"password": "required"})
     assert_field_errors(
         amal.client.delete(ME, {"password": PASSWORD, "why": "x"}, format="json"),

@@ -71,7 +71,8 @@ def test_a_wrong_old_password_is_its_own_code_and_changes_nothing(
         URL, {"old_password": "not my password", "new_password": NEW}, format="json"
     )
 
-    assert_problem(response, 400, "wrong_password")
+    body = assert_problem(response, 400, "wrong_password")
+    assert [(e["field"], e["code"]) for e in body["errors"]] == [("old_password", "wrong_password")]
     assert account(amal) == before
     assert len(before[1]) == 2
 
