@@ -52,6 +52,13 @@ def request_user(request: HttpRequest | Request) -> User:
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
+    def __init__(self, *, refuse_sanctioned: bool = True) -> None:
+        # A suspended or banned user's token is refused (403) on every operation but
+        # ``DELETE /me``: the app stores require that any account can be deleted from the
+        # app, and a ban is no reason to keep someone's personal data. The services that
+        # need a player in good standing refuse them still (``require_in_good_standing``).
+        self.refuse_sanctioned = refuse_sanctioned
+
     def authenticate(self, request: Request) -> tuple[Any, AuthToken] | None:
         header = authentication.get_authorization_header(request).split()
         if not header or header[0].lower() != self.keyword.lower().encode():
@@ -75,6 +82,8 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if token.sanctioned:
             sanction = sanction_active_for(token.user)
             if sanction is not None:
+                if not self.refuse_sanctioned:
+                    return token.user, token  # not marked as checked: they are not in good standing
                 raise AccountSanctioned(sanction)
         token.user.__dict__[_CHECKED] = True
         return token.user, token

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from accounts.models import Sanction, SanctionKind
 from core.errors import DomainError
 
@@ -10,6 +12,22 @@ class WrongCredentials(DomainError):
     code = "authentication_failed"
     status = 401
     default_detail = "Wrong username or password."
+
+
+class WrongPassword(DomainError):
+    """The password confirming a change to the signed-in account (its password, its
+    deletion) is not the account's. 400, not 401: the token is fine, and a 401 would tell the
+    client to sign in again. Counted as a failed login (django-axes), so guessing through a
+    stolen token locks the account like guessing at ``/auth/login``."""
+
+    code = "wrong_password"
+    status = 400
+    default_detail = _("That is not your current password.")  # type: ignore[assignment]
+
+    def __init__(self, field: str) -> None:
+        # A 400 names what is wrong in the body (api.md): the field that held the password.
+        detail = str(self.default_detail)
+        super().__init__(detail, errors=[{"field": field, "code": self.code, "detail": detail}])
 
 
 class AccountSuspended(DomainError):

@@ -1,4 +1,5 @@
-"""Account writes: registration, device logins and logouts.
+"""Account writes: registration, device logins and logouts, the profile, the password and
+deleting the account.
 
 Password hashing (PBKDF2, deliberately slow) never runs inside a write transaction: on SQLite
 a write transaction holds the database's only write lock, so every move would wait for it.
@@ -6,13 +7,21 @@ a write transaction holds the database's only write lock, so every move would wa
 
 from __future__ import annotations
 
+import enum
+import secrets
+
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import authenticate, user_logged_in
 from django.contrib.auth.hashers import make_password
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from accounts.errors import WrongCredentials
+from accounts.errors import WrongCredentials, WrongPassword
+from accounts.events import AccountDeleted
+from core import events
 from core.errors import InvalidInput
 
 from .authentication import AccountSanctioned
@@ -70,3 +79,139 @@ def user_login(
 
 def token_revoke(*, token: AuthToken) -> None:
     AuthToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+# --- The signed-in player's own account ------------------------------------------------------
+
+
+class Keep(enum.Enum):
+    """A profile field left as it is (``None`` is a value: the language cleared)."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+DELETED_PREFIX = "deleted-"
+
+
+def profile_update(
+    *, user: User, display_name: str | Keep = KEEP, language: str | Keep | None = KEEP
+) -> User:
+    """Change the display name (already cleaned: ``accounts.names.clean_display_name``) and
+    the language (``en``, ``ar``, or None to follow each request's Accept-Language)."""
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        fields = []
+        if display_name is not KEEP:
+            locked.display_name = display_name
+            fields.append("display_name")
+        if language is not KEEP:
+            locked.language = language or ""
+            fields.append("language")
+        if fields:
+            locked.save(update_fields=fields)
+    return locked
+
+
+def _password_confirm(*, request: HttpRequest, user: User, password: str, field: str) -> str:
+    """The account's password hash, if ``password`` is the account's password; slow (it
+    hashes), so never inside a transaction. Checked as a login is (django-axes, which needs
+    ``request``): a wrong one counts towards the account's lockout, and a locked account is
+    refused even with the right one, so a stolen token cannot be used to guess it."""
+    checked = authenticate(request, username=user.get_username(), password=password)
+    if checked is None or checked.pk != user.pk:
+        if getattr(request, "axes_locked_out", False):
+            raise LoginLocked(user.get_username())
+        raise WrongPassword(field)
+    return checked.password
+
+
+def password_change(
+    *,
+    request: HttpRequest,
+    user: User,
+    old_password: str,
+    new_password: str,
+    keep: AuthToken | None,
+) -> int:
+    """Set a new password (already checked against AUTH_PASSWORD_VALIDATORS) once the old one
+    is confirmed, and revoke every token of the user but ``keep`` (the caller's): other
+    devices sign in again. Returns how many tokens were revoked."""
+    checked = _password_confirm(
+        request=request, user=user, password=old_password, field="old_password"
+    )
+    encoded = make_password(new_password)  # outside the transaction, as both checks above
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.password != checked:
+            # Changed by another device between the check and the lock: the old password
+            # confirmed is no longer the account's.
+            raise WrongPassword("old_password")
+        locked.password = encoded
+        locked.save(update_fields=["password"])
+        others = AuthToken.objects.filter(user=locked, revoked_at__isnull=True)
+        if keep is not None:
+            others = others.exclude(pk=keep.pk)
+        return others.update(revoked_at=timezone.now())
+
+
+def anonymous_username(user_id: int) -> str:
+    """The username a deleted account is left with. Registration refuses the prefix
+    (``accounts.api.serializers``), so no living account can hold it."""
+    return f"{DELETED_PREFIX}{user_id}"
+
+
+def account_delete(*, request: HttpRequest, user: User, password: str) -> None:
+    """Delete the caller's account, ``password`` confirming it.
+
+    The row stays, for the seats, records and other players' statistics that refer to it;
+    what identified the person is erased: username (replaced by ``deleted-<id>``, so the old
+    one is free to register again), display name (blank: seats show the anonymous username),
+    email, names, language, last login; the password becomes unusable, the account inactive
+    (so a session or an open WebSocket, re-checked, ends), every token is revoked. Failed
+    login records kept under the old username (django-axes) and the admin's history of the
+    account, which repeats its old name, are cleared too.
+
+    Then ``AccountDeleted`` is emitted, in the same transaction: the apps above accounts
+    clean up what they keep (games frees or hands over the seats, push removes devices).
+    Accounts cannot know them (the layer contract); a deletion that half happened would be
+    worse than none, so a listener's failure rolls all of it back.
+    """
+    checked = _password_confirm(request=request, user=user, password=password, field="password")
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.password != checked:
+            raise WrongPassword("password")
+        old_username = locked.get_username()
+        _personal_data_erase(locked)
+        AuthToken.objects.filter(user=locked, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+        for records in (AccessAttempt, AccessFailureLog, AccessLog):
+            records.objects.filter(username=old_username).delete()
+        LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(User), object_id=str(locked.pk)
+        ).update(object_repr=str(locked))
+        events.emit(AccountDeleted(user_id=locked.pk))
+
+
+def _personal_data_erase(user: User) -> None:
+    username = anonymous_username(user.pk)
+    if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+        # Only an account registered before the prefix was refused can hold it.
+        username = f"{username}-{secrets.token_hex(4)}"
+    user.username = username
+    user.display_name = ""
+    user.email = ""
+    user.first_name = ""
+    user.last_name = ""
+    user.language = ""
+    user.last_login = None
+    user.set_unusable_password()
+    user.is_active = False
+    user.is_staff = False
+    user.is_superuser = False
+    user.deleted_at = timezone.now()
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()

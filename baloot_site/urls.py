@@ -29,6 +29,7 @@ api_v1 = [
     path("auth/logout", account_views.LogoutView.as_view(), name="auth-logout"),
     path("auth/ws-ticket", WsTicketView.as_view(), name="auth-ws-ticket"),
     path("me", me.MeView.as_view(), name="me"),
+    path("me/password", account_views.PasswordView.as_view(), name="me-password"),
     path("me/matches", me.InboxView.as_view(), name="me-matches"),
     path("me/devices", push_api.DevicesView.as_view(), name="me-devices"),
     path("me/devices/<int:pk>", push_api.DeviceView.as_view(), name="me-device"),

@@ -6,6 +6,13 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        from accounts.events import AccountDeleted
+        from core import events
+
         # Registers the Celery side of scheduling (games.services.scheduling): the services
         # sit below the tasks and cannot import them.
         from games import tasks  # noqa: F401
+        from games.services import departures
+
+        # A deleted account's seats are freed or handed to bots (games.services.departures).
+        events.subscribe(AccountDeleted, departures.on_account_deleted)

@@ -1,10 +1,14 @@
 """Account request and response shapes."""
 
 from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.fields import get_error_detail
 
 from accounts.models import User
 from accounts.names import clean_display_name
+from accounts.services import DELETED_PREFIX
 from core.serializers import StrictCharField, StrictRegexField, StrictRequestSerializer
 
 
@@ -12,6 +16,15 @@ class RegisterRequestSerializer(StrictRequestSerializer):
     username = StrictRegexField(r"^[A-Za-z0-9_.-]{3,30}$", max_length=30)
     password = StrictCharField(min_length=8, max_length=128, write_only=True)
     display_name = StrictCharField(min_length=1, max_length=40)
+
+    def validate_username(self, value: str) -> str:
+        # A deleted account is left with "deleted-<id>" (accounts.services.account_delete).
+        if value.casefold().startswith(DELETED_PREFIX):
+            raise serializers.ValidationError(
+                _("Usernames starting with deleted- are kept for deleted accounts."),
+                code="reserved",
+            )
+        return value
 
     def validate_password(self, value: str) -> str:
         """Django's AUTH_PASSWORD_VALIDATORS, compared with the names the account would have
@@ -29,6 +42,50 @@ class LoginRequestSerializer(StrictRequestSerializer):
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=128, write_only=True)
     device = StrictCharField(max_length=100, required=False, allow_blank=True)
+
+
+# As the push devices' (live.push.models.Language), so the schema has one LanguageEnum.
+LANGUAGES = [("en", "English"), ("ar", "Arabic")]
+
+
+class ProfileUpdateRequestSerializer(StrictRequestSerializer):
+    display_name = StrictCharField(
+        min_length=1,
+        max_length=40,
+        required=False,
+        help_text="What other players see next to your seat (the rules of registration).",
+    )
+    language = serializers.ChoiceField(
+        choices=LANGUAGES,
+        allow_null=True,
+        required=False,
+        help_text="The language the service writes to you in; null: each request's "
+        "Accept-Language.",
+    )
+
+    def validate_display_name(self, value: str) -> str:
+        return clean_display_name(value)  # normalised; see accounts/names.py
+
+
+class PasswordChangeRequestSerializer(StrictRequestSerializer):
+    old_password = StrictCharField(max_length=128, write_only=True)
+    new_password = StrictCharField(min_length=8, max_length=128, write_only=True)
+
+
+def new_password_check(user: User, password: str) -> None:
+    """Django's AUTH_PASSWORD_VALIDATORS against this account (its username, display name and
+    email): a field error on ``new_password`` with each failure's code, e.g.
+    ``password_too_similar``, as registration answers."""
+    try:
+        validate_password(password, user)
+    except DjangoValidationError as exc:
+        raise serializers.ValidationError({"new_password": get_error_detail(exc)}) from None
+
+
+class AccountDeleteRequestSerializer(StrictRequestSerializer):
+    password = StrictCharField(
+        max_length=128, write_only=True, help_text="Your current password, to confirm."
+    )
 
 
 class UserViewSerializer(serializers.Serializer):

@@ -1,5 +1,5 @@
-"""Register, login and logout. (The caller's profile and inbox, which need their matches,
-are served by ``games.api.me``.)"""
+"""Register, login, logout and the password. (The caller's profile and inbox, which need their
+matches, and deleting the account are served by ``games.api.me``.)"""
 
 from __future__ import annotations
 
@@ -15,8 +15,12 @@ from accounts import services
 from accounts.api.serializers import (
     AuthAnswerSerializer,
     LoginRequestSerializer,
+    PasswordChangeRequestSerializer,
     RegisterRequestSerializer,
+    new_password_check,
 )
+from accounts.authentication import request_user
+from accounts.models import AuthToken
 from core import docs
 from core.parsing import refuse_body, validated_body
 from core.throttling import AddressRateThrottle, FailOpenScopedRateThrottle
@@ -120,9 +124,62 @@ class LogoutView(APIView):
         summary="Revoke the token this request was made with",
     )
     def post(self, request: Request) -> Response:
-        from accounts.models import AuthToken
-
         refuse_body(request.data)
         if isinstance(request.auth, AuthToken):
             services.token_revoke(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# The 429 of the operations that check the account's password: the throttle, or axes' lockout.
+LOCKED = (
+    429,
+    "Too many requests (`throttled`), or too many wrong passwords for this account "
+    "(`login_locked`, the lockout of `/auth/login`, which it shares); see `Retry-After`.",
+)
+
+
+class PasswordView(APIView):
+    # Checked as a login is: the login's budgets, and wrong old passwords count towards the
+    # account's lockout (accounts.services._password_confirm).
+    throttle_classes = _AUTH_THROTTLES
+    throttle_scope = "auth"
+    address_throttle_scope = "auth_address"
+
+    @extend_schema(
+        operation_id="me_password_create",
+        request=PasswordChangeRequestSerializer,
+        examples=[
+            OpenApiExample(
+                "Change the password",
+                value={"old_password": "a long password", "new_password": "a longer password"},
+                request_only=True,
+            )
+        ],
+        responses={
+            204: None,
+            **docs.errors(
+                (
+                    400,
+                    "Invalid fields or a weak new password (`invalid`), or a wrong old password "
+                    "(`wrong_password`).",
+                ),
+                LOCKED,
+                base=docs.AUTH_ERRORS,
+            ),
+        },
+        summary="Change your password; your other devices' tokens are revoked",
+        description="The token this request is made with keeps working; every other token of "
+        "the account is revoked (those devices sign in again, their streams close).",
+    )
+    def post(self, request: Request) -> Response:
+        user = request_user(request)
+        data = validated_body(PasswordChangeRequestSerializer, request.data)
+        new_password_check(user, data["new_password"])
+        services.password_change(
+            request=request._request,
+            user=user,
+            old_password=data["old_password"],
+            new_password=data["new_password"],
+            keep=request.auth if isinstance(request.auth, AuthToken) else None,
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,21 +1,43 @@
-"""The caller's own pages: their profile with statistics, and their inbox of matches.
+"""The caller's own pages: their profile with statistics (read, edited, deleted), and their
+inbox of matches.
 
 They live with the games, not the accounts, because both are about the caller's matches;
-the accounts app knows nothing of games.
+the accounts app knows nothing of games. Editing and deleting are accounts' services; what a
+deletion means for the caller's matches is ``games.services.departures``, which listens.
 """
 
 from __future__ import annotations
 
-from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
+from rest_framework import status
+from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts import selectors as account_selectors
-from accounts.authentication import request_user
+from accounts import services as account_services
+from accounts.api.serializers import (
+    AccountDeleteRequestSerializer,
+    ProfileUpdateRequestSerializer,
+)
+from accounts.api.views import LOCKED
+from accounts.authentication import BearerTokenAuthentication, request_user
+from accounts.models import User
 from core import docs
+from core.parsing import validated_body
+from core.throttling import AddressRateThrottle, FailOpenScopedRateThrottle
 from games import selectors
 from games.api import bodies
 from games.api import examples as ex
@@ -25,8 +47,58 @@ from games.api.serializers import InboxEntrySerializer, MeSerializer
 from games.selectors.stats import player_stats
 
 
+def profile_json(user: User) -> dict[str, Any]:
+    return {
+        **account_selectors.user_json(user),
+        "language": user.language or None,
+        "date_joined": user.date_joined,
+        "stats": player_stats(user),
+    }
+
+
+class _DeleteWithBodySchema(AutoSchema):
+    """drf-spectacular documents a body for POST, PUT and PATCH only; ``DELETE /me`` takes
+    one (the password confirming it), which OpenAPI allows and the clients send."""
+
+    def _get_request_body(self, direction: str = "request") -> Any:
+        if self.method != "DELETE":
+            return super()._get_request_body(direction)
+        self.method = "POST"
+        try:
+            return super()._get_request_body(direction)
+        finally:
+            self.method = "DELETE"
+
+
 class MeView(APIView):
-    throttle_scope = "reads"
+    schema = _DeleteWithBodySchema()
+    _deleting = False
+
+    def initialize_request(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Request:
+        # Which authenticators apply depends on the method (see get_authenticators), and DRF
+        # asks for them before the view knows the request.
+        self._deleting = request.method == "DELETE"
+        return super().initialize_request(request, *args, **kwargs)
+
+    def get_authenticators(self) -> list[BaseAuthentication]:
+        if self._deleting:
+            # A suspended or banned player may still delete their account (app stores
+            # require in-app deletion of any account); nothing else.
+            return [BearerTokenAuthentication(refuse_sanctioned=False), SessionAuthentication()]
+        return super().get_authenticators()
+
+    @property
+    def throttle_scope(self) -> str:
+        # Reads and edits share the reads budget; a deletion, which checks the password,
+        # has the login's (and its per-address one).
+        return "auth" if self._deleting else "reads"
+
+    address_throttle_scope = "auth_address"
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        if self._deleting:
+            return [FailOpenScopedRateThrottle(), AddressRateThrottle()]
+        return super().get_throttles()
 
     @extend_schema(
         operation_id="me_retrieve",
@@ -34,14 +106,75 @@ class MeView(APIView):
         summary="Your profile and statistics",
     )
     def get(self, request: Request) -> Response:
+        return Response(profile_json(request_user(request)))
+
+    @extend_schema(
+        operation_id="me_partial_update",
+        request=ProfileUpdateRequestSerializer,
+        examples=[
+            OpenApiExample(
+                "Rename and read Arabic",
+                value={"display_name": "أمل", "language": "ar"},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Follow Accept-Language again", value={"language": None}, request_only=True
+            ),
+        ],
+        responses={
+            200: MeSerializer,
+            **docs.errors(
+                (
+                    400,
+                    "Invalid fields: a display name that is invisible or claims to be a bot, an "
+                    "unknown language (`invalid`).",
+                ),
+                base=docs.AUTH_ERRORS,
+            ),
+        },
+        summary="Change your display name or language",
+        description="Only the fields sent change. Seats show the new name from now on, in "
+        "running and finished matches alike.",
+    )
+    def patch(self, request: Request) -> Response:
         user = request_user(request)
-        return Response(
-            {
-                **account_selectors.user_json(user),
-                "date_joined": user.date_joined,
-                "stats": player_stats(user),
-            }
+        data = validated_body(ProfileUpdateRequestSerializer, request.data)
+        updated = account_services.profile_update(user=user, **data)
+        return Response(profile_json(updated))
+
+    @extend_schema(
+        operation_id="me_destroy",
+        request=AccountDeleteRequestSerializer,
+        examples=[
+            OpenApiExample(
+                "Delete my account", value={"password": "a long password"}, request_only=True
+            )
+        ],
+        responses={
+            204: None,
+            **docs.errors(
+                (
+                    400,
+                    "Invalid fields (`invalid`), or a wrong password (`wrong_password`).",
+                ),
+                LOCKED,
+                base=docs.only(docs.AUTH_ERRORS, 401, 503),
+            ),
+        },
+        summary="Delete your account",
+        description="Your personal data is erased and every token revoked (open streams "
+        "close). Seats in waiting matches are freed; seats in running matches go to a bot "
+        "for good; finished matches keep their records, your seat shown as `deleted-<id>`. "
+        "Other players' statistics do not change. A suspended or banned account may be "
+        "deleted too. Your username becomes free to register again.",
+    )
+    def delete(self, request: Request) -> Response:
+        user = request_user(request)
+        data = validated_body(AccountDeleteRequestSerializer, request.data)
+        account_services.account_delete(
+            request=request._request, user=user, password=data["password"]
         )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class InboxView(GenericAPIView):

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from accounts.events import AccountDeleted
 from core import clock, events
 from games.events import MatchFinished, MatchStarted, SeatHandedToBot, TurnBegan
 from games.models import Match, MatchStatus, Move, Seat
@@ -33,6 +34,7 @@ def connect() -> None:
     events.subscribe(SeatHandedToBot, on_seat_handed_to_bot)
     events.subscribe(SanctionApplied, on_sanction_applied)
     events.subscribe(InvitationSent, on_invitation_sent)
+    events.subscribe(AccountDeleted, on_account_deleted)
 
 
 def notification_write(
@@ -184,3 +186,13 @@ def on_invitation_sent(event: InvitationSent) -> None:
         match_id=event.match_id,
         version=event.version,
     )
+
+
+def on_account_deleted(event: AccountDeleted) -> None:
+    """A deleted account's devices (push tokens identify a phone), preferences and
+    notifications go. Games' listener ran first (its app comes first) and may have written a
+    seat_to_bot row for them: it goes too, and its delivery, enqueued for after the commit,
+    finds nothing to send."""
+    Device.objects.filter(user_id=event.user_id).delete()
+    Preferences.objects.filter(user_id=event.user_id).delete()
+    Notification.objects.filter(user_id=event.user_id).delete()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from accounts.api.serializers import UserViewSerializer
+from accounts.api.serializers import LANGUAGES, UserViewSerializer
 from games.api.serializers.match_view import MatchSummarySerializer
 
 
@@ -19,6 +19,12 @@ class PlayerStatsSerializer(serializers.Serializer):
 
 
 class MeSerializer(UserViewSerializer):
+    language = serializers.ChoiceField(
+        choices=LANGUAGES,
+        allow_null=True,
+        help_text="The language the service writes to you in; null: each request's "
+        "Accept-Language.",
+    )
     date_joined = serializers.DateTimeField()
     stats = PlayerStatsSerializer()
 
