@@ -8,6 +8,7 @@ import secrets
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import engine
@@ -97,7 +98,7 @@ def match_leave(*, match_id: int, user: User) -> Match:
     match = match_lock(match_id)
     seat = require_seat(match, user)
     if match.status != MatchStatus.WAITING:
-        raise MatchNotWaiting("Only a waiting match can be left; resign a started one.")
+        raise MatchNotWaiting(_("Only a waiting match can be left; resign a started one."))
     seat.user = None
     seat.save(update_fields=["user"])
     if all(s.user_id is None for s in match.seat_list()):

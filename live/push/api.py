@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer, extend_schema
@@ -91,12 +92,12 @@ def device_body(data: Any) -> dict[str, Any]:
     platform = data.get("platform") if isinstance(data, dict) else None
     if not isinstance(platform, str) or platform not in DEVICE_REQUESTS:
         raise InvalidInput(
-            "Unknown platform.",
+            _("Unknown platform."),
             errors=[
                 {
                     "field": "platform",
                     "code": "invalid_choice",
-                    "detail": "One of: " + ", ".join(DEVICE_REQUESTS) + ".",
+                    "detail": _("One of: %(choices)s.") % {"choices": ", ".join(DEVICE_REQUESTS)},
                 }
             ],
         )
