@@ -153,7 +153,7 @@ PreferencesPatchSerializer: type[StrictRequestSerializer] = type(
 
 def request_language(request: Request) -> str:
     """The first of our languages the Accept-Language header names; English otherwise.
-    (The account has no language yet; once it has, it wins.)"""
+    (The account's own language, when it has one, wins at delivery: live.push.delivery.)"""
     header = request.headers.get("Accept-Language", "")
     for code, _quality in parse_accept_lang_header(header.lower()):
         base = code.split("-")[0]
@@ -226,8 +226,9 @@ class DevicesView(APIView):
         summary="Register a push target for this device (201 new, 200 already known)",
         description=(
             "`token` for FCM and APNs, `subscription` (the browser's "
-            "`PushSubscription.toJSON()`) for Web Push. The texts' language comes from "
-            "`Accept-Language` (`en` or `ar`, default `en`). A target already registered "
+            "`PushSubscription.toJSON()`) for Web Push. The texts' language is the account's "
+            "(`PATCH /me`), else this request's `Accept-Language` (`en` or `ar`, default "
+            "`en`). A target already registered "
             "(by anyone) is updated and belongs to the caller from now on. Past "
             "`PUSH_MAX_DEVICES_PER_USER` (20) devices, the caller's oldest is replaced."
         ),
