@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from accounts import selectors
 from core.admin import ReadOnlyInline
@@ -16,11 +17,11 @@ from .models import AuthToken, Sanction, User
 
 
 class SanctionedFilter(admin.SimpleListFilter):
-    title = "sanctioned now"
+    title = _("sanctioned now")
     parameter_name = "sanctioned"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Yes"), ("no", "No")]
+        return [("yes", _("Yes")), ("no", _("No"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         active = Exists(Sanction.objects.active().filter(user=OuterRef("pk")))
@@ -55,7 +56,7 @@ class UserAdmin(BaseUserAdmin):
     )
     inlines = [SanctionInline]
 
-    @admin.display(description="sanction")
+    @admin.display(description=_("sanction"))
     def sanction_now(self, user: User) -> str:
         sanction = selectors.sanction_active_for(user)
         if sanction is None:
