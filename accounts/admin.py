@@ -21,7 +21,7 @@ class SanctionedFilter(admin.SimpleListFilter):
     parameter_name = "sanctioned"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", _("Yes")), ("no", _("No"))]
+        return [("yes", str(_("Yes"))), ("no", str(_("No")))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         active = Exists(Sanction.objects.active().filter(user=OuterRef("pk")))

@@ -28,7 +28,7 @@ class AccountSanctioned(exceptions.APIException):
 
     def __init__(self, sanction: Sanction) -> None:
         refusal = standing_refusal(sanction)
-        super().__init__(refusal.detail, code=refusal.code)
+        super().__init__(str(refusal.detail), code=refusal.code)
 
 
 _CHECKED = "_sanctions_checked"

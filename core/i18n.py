@@ -15,6 +15,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
+from django.utils.translation import trans_real
 
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
@@ -29,6 +30,19 @@ def language_activate(request: object, language: str | None) -> None:
     raw = getattr(request, "_request", None)  # a DRF Request wraps Django's HttpRequest
     if raw is not None:
         raw.LANGUAGE_CODE = language
+
+
+def preferred_language(account: str | None, accept_language: str = "") -> str:
+    """The language to answer in where no middleware runs (the WebSocket streams): the
+    account's, else the first of ours that ``accept_language`` names, else English."""
+    if account in LANGUAGE_CODES:
+        return str(account)
+    for code, _quality in trans_real.parse_accept_lang_header(accept_language.lower()):
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return str(settings.LANGUAGE_CODE)
 
 
 def is_english() -> bool:

@@ -41,7 +41,7 @@ class AbandonedFilter(admin.SimpleListFilter):
     parameter_name = "abandoned"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", _("Yes")), ("no", _("No"))]
+        return [("yes", str(_("Yes"))), ("no", str(_("No")))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         abandoned = Q(end_reason=EndReason.ABANDONED) | Exists(

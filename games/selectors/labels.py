@@ -57,6 +57,8 @@ ROUND_STATUSES: dict[str, Promise] = {
 
 YES_NO: dict[bool, Promise] = {True: _("Yes"), False: _("No")}
 
+CONTRACT_BY = _("%(contract)s by seat %(seat)s")
+
 
 def all_labels() -> list[Promise]:
     """Every lazy label (the translation test walks them)."""
@@ -68,10 +70,7 @@ def all_labels() -> list[Promise]:
         ROUND_STATUSES,
         YES_NO,
     ]
-    return [SCORE_SHEET_TITLE, CONTRACT_BY, *(label for group in groups for label in group.values())]
-
-
-CONTRACT_BY = _("%(contract)s by seat %(seat)s")
+    return [SCORE_SHEET_TITLE, CONTRACT_BY, *(text for group in groups for text in group.values())]
 
 
 def contract_text(contract: dict[str, Any] | None) -> str:

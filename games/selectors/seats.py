@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -18,7 +19,7 @@ from games.models import BotLevel, Match, Seat, Visibility
 # What a bot seat is shown as, in the reader's language; the seat's ``bot`` field keeps the
 # level itself (``easy``, ``normal``) for clients. accounts.names keeps players from taking
 # a name that says bot, in either script.
-BOT_NAMES = {
+BOT_NAMES: dict[str, Promise] = {
     BotLevel.EASY: _("Easy bot"),
     BotLevel.NORMAL: _("Normal bot"),
 }

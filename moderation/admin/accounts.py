@@ -35,7 +35,7 @@ class SanctionAddForm(forms.ModelForm):
         data = super().clean() or {}
         refusal = sanction_end_refusal(data.get("kind", ""), data.get("ends_at"))
         if refusal is not None:
-            self.add_error("ends_at", refusal)
+            self.add_error("ends_at", str(refusal))
         return data
 
 

@@ -38,7 +38,7 @@ class HasOpenReportsFilter(admin.SimpleListFilter):
     parameter_name = "open_reports"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", _("Yes")), ("no", _("No"))]
+        return [("yes", str(_("Yes"))), ("no", str(_("No")))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         open_reports = Exists(Report.objects.filter(match=OuterRef("pk"), status=ReportStatus.OPEN))

@@ -24,7 +24,7 @@ class ReportStatusFilter(admin.SimpleListFilter):
     parameter_name = "status"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [*ReportStatus.choices, ("all", _("All"))]
+        return [*ReportStatus.choices, ("all", str(_("All")))]
 
     def choices(self, changelist: Any) -> Any:
         current = self.value() or ReportStatus.OPEN

@@ -69,7 +69,7 @@ class SanctionForm(ReasonForm):
         data = super().clean() or {}
         refusal = sanction_end_refusal(data.get("kind", ""), data.get("ends_at"))
         if refusal is not None:
-            self.add_error("ends_at", refusal)
+            self.add_error("ends_at", str(refusal))
         return data
 
 

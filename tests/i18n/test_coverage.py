@@ -116,11 +116,20 @@ def _wrapped_texts() -> list[tuple[str, str | None, str]]:
                     continue
                 ctx_at, msg_at = GETTEXT[name]
                 args = node.args
-                if len(args) <= msg_at or not isinstance(args[msg_at], ast.Constant):
-                    continue
-                context = args[ctx_at].value if ctx_at is not None else None  # type: ignore[attr-defined]
                 where = f"{path.relative_to(ROOT)}:{node.lineno}"
-                found.append((where, context, args[msg_at].value))
+                if len(args) <= msg_at:
+                    continue
+                message = args[msg_at]
+                # An f-string can't be in a catalog: its words change with its values.
+                assert not isinstance(message, ast.JoinedStr), f"{where}: f-string in gettext"
+                if not (isinstance(message, ast.Constant) and isinstance(message.value, str)):
+                    continue  # a variable: its texts are checked where they are written
+                context = None
+                if ctx_at is not None:
+                    context_node = args[ctx_at]
+                    assert isinstance(context_node, ast.Constant), where
+                    context = str(context_node.value)
+                found.append((where, context, message.value))
         for path in sorted((ROOT / app).rglob("templates/**/*.html")):
             text = path.read_text()
             for match in re.finditer(r'{%\s*(?:translate|trans)\s+"([^"]+)"', text):
@@ -128,8 +137,8 @@ def _wrapped_texts() -> list[tuple[str, str | None, str]]:
             for match in re.finditer(
                 r"{%\s*blocktranslate[^%]*%}(.*?){%\s*endblocktranslate\s*%}", text, re.S
             ):
-                message = re.sub(r"{{\s*(\w+)\s*}}", r"%(\1)s", match.group(1))
-                found.append((str(path.relative_to(ROOT)), None, message))
+                block = re.sub(r"{{\s*(\w+)\s*}}", r"%(\1)s", match.group(1))
+                found.append((str(path.relative_to(ROOT)), None, block))
     return found
 
 
@@ -156,12 +165,12 @@ def _po_entries(text: str) -> list[dict[str, Any]]:
     """The entries of a .po file: flags, context, message and translation."""
     entries: list[dict[str, Any]] = []
     entry: dict[str, Any] = {"flags": "", "ctxt": None, "id": None, "str": None}
-    field = None
+    field = "id"
     for line in [*text.splitlines(), ""]:
         if not line.strip():
             if entry["id"] is not None:
                 entries.append(entry)
-            entry, field = {"flags": "", "ctxt": None, "id": None, "str": None}, None
+            entry, field = {"flags": "", "ctxt": None, "id": None, "str": None}, "id"
         elif line.startswith("#,"):
             entry["flags"] += line
         elif line.startswith("#"):
