@@ -20,11 +20,11 @@ from .models import AuthToken, Sanction, User
 
 
 class SanctionedFilter(admin.SimpleListFilter):
-    title = "sanctioned now"
+    title = _("sanctioned now")
     parameter_name = "sanctioned"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Yes"), ("no", "No")]
+        return [("yes", str(_("Yes"))), ("no", str(_("No")))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         active = Exists(Sanction.objects.active().filter(user=OuterRef("pk")))
@@ -83,7 +83,7 @@ class UserAdmin(BaseUserAdmin):
     def deleted(self, user: User) -> bool:
         return user.deleted_at is not None
 
-    @admin.display(description="sanction")
+    @admin.display(description=_("sanction"))
     def sanction_now(self, user: User) -> str:
         sanction = selectors.sanction_active_for(user)
         if sanction is None:

@@ -7,8 +7,11 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
+
+from core.i18n import language_activate
 
 from .errors import standing_refusal
 from .models import AuthToken, Sanction, User, hash_token
@@ -25,7 +28,7 @@ class AccountSanctioned(exceptions.APIException):
 
     def __init__(self, sanction: Sanction) -> None:
         refusal = standing_refusal(sanction)
-        super().__init__(refusal.detail, code=refusal.code)
+        super().__init__(str(refusal.detail), code=refusal.code)
 
 
 _CHECKED = "_sanctions_checked"
@@ -45,7 +48,7 @@ def request_user(request: HttpRequest | Request) -> User:
     An anonymous caller never gets this far, and would be refused (403) if one did."""
     user = request.user
     if not isinstance(user, User):
-        raise PermissionDenied("Sign in first.")
+        raise PermissionDenied(_("Sign in first."))
     return user
 
 
@@ -64,11 +67,11 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
         if len(header) != 2:
-            raise exceptions.AuthenticationFailed("Send 'Authorization: Bearer <token>'.")
+            raise exceptions.AuthenticationFailed(_("Send 'Authorization: Bearer <token>'."))
         try:
             raw = header[1].decode()
         except UnicodeError:
-            raise exceptions.AuthenticationFailed("Invalid token.") from None
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
         token = (
             AuthToken.objects.select_related("user")
             .filter(key_hash=hash_token(raw), revoked_at__isnull=True)
@@ -78,7 +81,9 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             .first()
         )
         if token is None or not token.user.is_active:
-            raise exceptions.AuthenticationFailed("Invalid or revoked token.")
+            raise exceptions.AuthenticationFailed(_("Invalid or revoked token."))
+        # From here on the answer is in the account's language, the refusal below included.
+        language_activate(request, token.user.language)
         if token.sanctioned:
             sanction = sanction_active_for(token.user)
             if sanction is not None:

@@ -11,7 +11,7 @@ from core.errors import DomainError
 class WrongCredentials(DomainError):
     code = "authentication_failed"
     status = 401
-    default_detail = "Wrong username or password."
+    default_detail = _("Wrong username or password.")
 
 
 class WrongPassword(DomainError):
@@ -35,13 +35,13 @@ class AccountSuspended(DomainError):
 
     code = "account_suspended"
     status = 403
-    default_detail = "This account is suspended."
+    default_detail = _("This account is suspended.")
 
 
 class AccountBanned(DomainError):
     code = "account_banned"
     status = 403
-    default_detail = "This account is banned."
+    default_detail = _("This account is banned.")
 
 
 def standing_refusal(sanction: Sanction) -> AccountBanned | AccountSuspended:
@@ -50,4 +50,4 @@ def standing_refusal(sanction: Sanction) -> AccountBanned | AccountSuspended:
     if sanction.kind == SanctionKind.BAN:
         return AccountBanned()
     until = sanction.ends_at.isoformat() if sanction.ends_at else ""
-    return AccountSuspended(f"This account is suspended until {until}.")
+    return AccountSuspended(_("This account is suspended until %(until)s.") % {"until": until})

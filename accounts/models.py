@@ -11,6 +11,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 
 class User(AbstractUser):
@@ -79,10 +81,10 @@ class SanctionQuerySet(models.QuerySet["Sanction"]):
         )
 
 
-SUSPENSION_NEEDS_AN_END = "A suspension needs an end in the future."
+SUSPENSION_NEEDS_AN_END = _("A suspension needs an end in the future.")
 
 
-def sanction_end_refusal(kind: str, ends_at: datetime | None) -> str | None:
+def sanction_end_refusal(kind: str, ends_at: datetime | None) -> str | Promise | None:
     """Why a sanction of ``kind`` cannot end at ``ends_at``, or None if it can. The one place
     the rule lives: the moderation service and both admin forms ask here."""
     if kind == SanctionKind.SUSPEND and (ends_at is None or ends_at <= timezone.now()):

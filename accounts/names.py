@@ -22,6 +22,7 @@ import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 MAX_LENGTH = 40  # accounts.User.display_name
 
@@ -72,13 +73,14 @@ def clean_display_name(raw: str) -> str:
     _refuse_invisible(name)
     name = _SPACES.sub(" ", name).strip()
     if not name:
-        raise ValidationError("A display name needs visible characters.", code="blank")
+        raise ValidationError(_("A display name needs visible characters."), code="blank")
     if len(name) > MAX_LENGTH:
         raise ValidationError(
-            f"At most {MAX_LENGTH} characters once normalised.", code="max_length"
+            _("At most %(limit)d characters once normalised.") % {"limit": MAX_LENGTH},
+            code="max_length",
         )
     if claims_to_be_a_bot(name):
-        raise ValidationError("Names that say bot are kept for the bots.", code="reserved")
+        raise ValidationError(_("Names that say bot are kept for the bots."), code="reserved")
     return name
 
 
@@ -87,12 +89,15 @@ def _refuse_invisible(name: str) -> None:
     for char in name:
         if unicodedata.category(char) in _REFUSED_CATEGORIES or char in _INVISIBLE:
             raise ValidationError(
-                f"The character U+{ord(char):04X} is not allowed in a display name.",
+                _("The character %(char)s is not allowed in a display name.")
+                % {"char": f"U+{ord(char):04X}"},
                 code="invalid_character",
             )
         stacked = stacked + 1 if _is_mark(char) else 0
         if stacked > _MAX_STACKED_MARKS:
-            raise ValidationError("Too many marks stacked on one letter.", code="invalid_character")
+            raise ValidationError(
+                _("Too many marks stacked on one letter."), code="invalid_character"
+            )
 
 
 def claims_to_be_a_bot(name: str) -> bool:

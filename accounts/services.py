@@ -18,6 +18,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.errors import WrongCredentials, WrongPassword
 from accounts.events import AccountDeleted
@@ -42,9 +43,9 @@ def user_register(*, username: str, password: str, display_name: str) -> tuple[U
     with transaction.atomic():
         if User.objects.filter(username__iexact=username).exists():
             raise InvalidInput(
-                "That username is taken.",
+                _("That username is taken."),
                 errors=[
-                    {"field": "username", "code": "unique", "detail": "That username is taken."}
+                    {"field": "username", "code": "unique", "detail": _("That username is taken.")}
                 ],
             )
         # What create_user does, with the hash already made.

@@ -21,17 +21,41 @@ from django.core.exceptions import (
 )
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from core.errors import DomainError, domain_error_classes
+from core.i18n import is_english
 from core.problems import PROBLEM_CONTENT_TYPE, problem
 from games.engine.errors import ILLEGAL_CODES, EngineError
 
 log = logging.getLogger(__name__)
 
-PAYLOAD_TOO_LARGE = "The request body is larger than this server accepts."
+PAYLOAD_TOO_LARGE = _("The request body is larger than this server accepts.")
+DATABASE_UNAVAILABLE = _("The database is unavailable; retry shortly.")
+
+# The engine is pure (no Django), so its messages are English and often name a seat or a
+# value. An answer in another language gives the refusal's own sentence, by its code.
+ENGINE_DETAILS = {
+    "malformed": _("This is not a well-formed move."),
+    "not_your_turn": _("It is not your turn."),
+    "illegal_call": _("That call is not allowed now."),
+    "card_not_held": _("That card is not in your hand."),
+    "locked_trump_lead": _("The round is locked: lead a non-trump card."),
+    "must_follow_suit": _("You must follow the led suit."),
+    "invalid_project": _("That declaration of projects is not valid."),
+}
+
+
+def engine_detail(exc: EngineError) -> str:
+    """The engine's own message in English, the code's translated sentence otherwise."""
+    if is_english() or exc.code not in ENGINE_DETAILS:
+        return exc.message
+    return str(ENGINE_DETAILS[exc.code])
+
 
 # The codes this module (and DRF, Django and axes through it) answers with on its own; the
 # domain's codes come from the DomainError classes, the move refusals from the engine.
@@ -108,7 +132,11 @@ _DRF_CODES = {
 
 
 def problem_response(
-    status_code: int, code: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+    status_code: int,
+    code: str,
+    detail: str | Promise,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
 ) -> Response:
     return Response(
         problem(status_code, code, detail, **extra),
@@ -123,24 +151,22 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(exc.status, exc.code, exc.detail, **exc.extra)
     if isinstance(exc, EngineError):
         # A malformed move is a bad body (400); a well-formed move the rules refuse is 422.
+        message = engine_detail(exc)
         if exc.code == "malformed":
             return problem_response(
                 400,
                 "malformed",
-                exc.message,
-                errors=[{"field": "body", "code": "malformed", "detail": exc.message}],
+                message,
+                errors=[{"field": "body", "code": "malformed", "detail": message}],
             )
-        return problem_response(422, exc.code, exc.message)
+        return problem_response(422, exc.code, message)
     if isinstance(exc, RequestDataTooBig):
         # A body that grew past the limit while being read (no Content-Length up front).
         return problem_response(413, "payload_too_large", PAYLOAD_TOO_LARGE)
     if isinstance(exc, OperationalError | InterfaceError):
         log.warning("database unavailable: %s", exc.__class__.__name__)
         return problem_response(
-            503,
-            "service_unavailable",
-            "The database is unavailable; retry shortly.",
-            headers={"Retry-After": "2"},
+            503, "service_unavailable", DATABASE_UNAVAILABLE, headers={"Retry-After": "2"}
         )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
@@ -151,7 +177,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if response is None:
         if isinstance(exc, DatabaseError):
             log.exception("database error")
-            return problem_response(503, "service_unavailable", "Temporary database error.")
+            return problem_response(503, "service_unavailable", _("Temporary database error."))
         return None
     assert isinstance(exc, exceptions.APIException)
     headers = {k: v for k, v in response.items() if k in ("Retry-After", "WWW-Authenticate")}
@@ -159,7 +185,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem_response(
             400,
             "invalid",
-            "The request body is not valid.",
+            _("The request body is not valid."),
             headers=headers,
             errors=_field_errors(exc.detail),
         )
@@ -175,7 +201,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     return problem_response(response.status_code, str(code), str(detail), headers=headers, **extra)
 
 
-def _json_problem(status_code: int, code: str, detail: str) -> JsonResponse:
+def _json_problem(status_code: int, code: str, detail: str | Promise) -> JsonResponse:
     return JsonResponse(
         problem(status_code, code, detail), status=status_code, content_type=PROBLEM_CONTENT_TYPE
     )
@@ -185,18 +211,18 @@ def payload_too_large() -> JsonResponse:
     return _json_problem(413, "payload_too_large", PAYLOAD_TOO_LARGE)
 
 
-def bad_request(detail: str) -> JsonResponse:
+def bad_request(detail: str | Promise) -> JsonResponse:
     return _json_problem(400, "bad_request", detail)
 
 
 _BARE_STATUS = {
-    400: ("bad_request", "The request is malformed."),
-    403: ("permission_denied", "You may not do this."),
-    404: ("not_found", "No such resource."),
-    405: ("method_not_allowed", "This method is not allowed here."),
-    406: ("not_acceptable", "No acceptable representation."),
+    400: ("bad_request", _("The request is malformed.")),
+    403: ("permission_denied", _("You may not do this.")),
+    404: ("not_found", _("No such resource.")),
+    405: ("method_not_allowed", _("This method is not allowed here.")),
+    406: ("not_acceptable", _("No acceptable representation.")),
     413: ("payload_too_large", PAYLOAD_TOO_LARGE),
-    415: ("unsupported_media_type", "Unsupported media type."),
+    415: ("unsupported_media_type", _("Unsupported media type.")),
 }
 
 
@@ -214,23 +240,23 @@ def handler400(request: HttpRequest, exception: Exception | None = None) -> Json
     if isinstance(exception, RequestDataTooBig):
         return payload_too_large()
     if isinstance(exception, DisallowedHost):
-        return _json_problem(400, "invalid_host", "The Host header names no site served here.")
+        return _json_problem(400, "invalid_host", _("The Host header names no site served here."))
     if isinstance(exception, SuspiciousOperation):
-        return _json_problem(400, "bad_request", "The request was refused as malformed.")
-    return _json_problem(400, "bad_request", "The request is malformed.")
+        return _json_problem(400, "bad_request", _("The request was refused as malformed."))
+    return _json_problem(400, "bad_request", _("The request is malformed."))
 
 
 def handler403(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _json_problem(403, "permission_denied", "You may not do this.")
+    return _json_problem(403, "permission_denied", _("You may not do this."))
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
     """CSRF_FAILURE_VIEW: the admin's forms (the API's bearer clients never meet CSRF)."""
-    return _json_problem(403, "csrf_failed", "CSRF verification failed; reload the form.")
+    return _json_problem(403, "csrf_failed", _("CSRF verification failed; reload the form."))
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _json_problem(404, "not_found", "No such resource.")
+    return _json_problem(404, "not_found", _("No such resource."))
 
 
 def handler500(request: HttpRequest) -> JsonResponse:
@@ -239,9 +265,7 @@ def handler500(request: HttpRequest) -> JsonResponse:
     # middleware) is the same temporary 503 as inside it, not a server error.
     if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
         log.warning("database unavailable: %s", sys.exc_info()[1].__class__.__name__)
-        response = _json_problem(
-            503, "service_unavailable", "The database is unavailable; retry shortly."
-        )
+        response = _json_problem(503, "service_unavailable", DATABASE_UNAVAILABLE)
         response["Retry-After"] = "2"
         return response
-    return _json_problem(500, "server_error", "Something went wrong on our side.")
+    return _json_problem(500, "server_error", _("Something went wrong on our side."))

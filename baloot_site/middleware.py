@@ -2,10 +2,11 @@
 
 ``BodySizeLimitMiddleware`` refuses request bodies over the size limit with
 ``413 payload_too_large``. Django itself only checks the limit (``DATA_UPLOAD_MAX_MEMORY_SIZE``)
-when a view reads a form, and answers with an HTML 400. This runs first in MIDDLEWARE, for the
-API and the admin: a declared ``Content-Length`` over the limit is refused before a byte is
-read; a body without one (chunked, through ASGI) is read here through a counting cap, so it is
-never held in memory beyond the limit, and kept for the view.
+when a view reads a form, and answers with an HTML 400. This runs early in MIDDLEWARE (only
+the language is chosen before it), for the API and the admin: a declared ``Content-Length``
+over the limit is refused before a byte is read; a body without one (chunked, through ASGI) is
+read here through a counting cap, so it is never held in memory beyond the limit, and kept for
+the view.
 
 ``BareErrorProblemMiddleware`` gives Django's empty-bodied error answers the problem shape.
 """
@@ -18,6 +19,7 @@ from typing import IO, BinaryIO, cast
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
 
 from baloot_site.errors import bad_request, bare_status_problem, payload_too_large
 
@@ -62,9 +64,9 @@ class BodySizeLimitMiddleware:
             try:
                 length = int(declared)
             except ValueError:
-                return bad_request("The Content-Length header is not a number.")
+                return bad_request(_("The Content-Length header is not a number."))
             if length < 0:
-                return bad_request("The Content-Length header is negative.")
+                return bad_request(_("The Content-Length header is negative."))
             if length > limit:
                 return payload_too_large()
         elif getattr(request, "_stream", None) is not None:

@@ -73,7 +73,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: an oversized body is refused (413) before anything reads it.
+    # Outermost: the language (Accept-Language, else English) is chosen before any answer is
+    # made, so every error body, the 413 and the bare error problems below included, is in
+    # it; it sets Content-Language and Vary on the way out. It reads headers only, never the
+    # body. The account's own language wins once authentication knows the user (core.i18n).
+    "django.middleware.locale.LocaleMiddleware",
+    # Then: an oversized body is refused (413) before anything reads it.
     "baloot_site.middleware.BodySizeLimitMiddleware",
     # Bare error answers of Django's own views (e.g. the admin's 405) in the problem shape.
     "baloot_site.middleware.BareErrorProblemMiddleware",
@@ -83,6 +88,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The admin's signed-in user reads it in their own language (the API's bearer clients
+    # get theirs in accounts.authentication).
+    "core.i18n.SessionUserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes requires: it turns a lockout flagged during the view into its answer.
@@ -161,7 +169,14 @@ PASSWORD_HASHERS = env.list(
     ],
 )
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The two languages of the app; an account's ``language`` (accounts.User) names one of them.
+LANGUAGES = [("en", "English"), ("ar", "العربية")]
+# One catalog for the whole project (errors, bot names, score-sheet labels, the admin, push
+# texts), inside a package so a regular install carries it (pyproject package-data); its .mo
+# is compiled and committed. It comes before the apps' catalogs, so it may also word one of
+# Django's or DRF's messages our way.
+LOCALE_PATHS = [BASE_DIR / "baloot_site" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 
 class DomainError(Exception):
@@ -19,11 +20,12 @@ class DomainError(Exception):
 
     code: ClassVar[str] = "invalid"
     status: ClassVar[int] = 400
-    # A lazy translation (gettext_lazy) is read in the language of the request that raised it.
-    default_detail: ClassVar[str | Promise] = "The request is not valid."
+    # Wrapped in gettext_lazy: rendered in the request's language when the problem is made
+    # (tests/i18n walks every subclass and checks its Arabic).
+    default_detail: ClassVar[str | Promise] = _("The request is not valid.")
 
     def __init__(self, detail: str | Promise | None = None, **extra: Any) -> None:
-        self.detail = str(detail or self.default_detail)
+        self.detail = detail or self.default_detail
         super().__init__(self.detail)
         self.extra = extra
 
@@ -39,10 +41,12 @@ class InvalidInput(DomainError):
 class InvalidField(InvalidInput):
     """One named field (a body field or a query parameter) is wrong."""
 
-    def __init__(self, field: str, detail: str, *, message: str | None = None) -> None:
+    def __init__(
+        self, field: str, detail: str | Promise, *, message: str | Promise | None = None
+    ) -> None:
         super().__init__(
             message or f"{field}: {detail}",
-            errors=[{"field": field, "code": "invalid", "detail": detail}],
+            errors=[{"field": field, "code": "invalid", "detail": str(detail)}],
         )
 
 
@@ -51,7 +55,7 @@ class NotFound(DomainError):
 
     code = "not_found"
     status = 404
-    default_detail: ClassVar[str | Promise] = "No such resource."
+    default_detail = _("No such resource.")
 
 
 class Conflict(DomainError):

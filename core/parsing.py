@@ -10,16 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from core.errors import InvalidInput
 from core.serializers import StrictRequestSerializer
+
+NO_BODY = _("This operation takes no body.")
 
 
 def validated_body(serializer_class: type[StrictRequestSerializer], data: Any) -> dict[str, Any]:
     """The validated fields of ``data``; a 400 problem (with ``errors``) otherwise."""
     if not isinstance(data, dict):
         raise InvalidInput(
-            "The body must be a JSON object.",
-            errors=[{"field": "body", "code": "invalid", "detail": "Expected a JSON object."}],
+            _("The body must be a JSON object."),
+            errors=[{"field": "body", "code": "invalid", "detail": _("Expected a JSON object.")}],
         )
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -32,9 +36,9 @@ def refuse_body(data: Any) -> None:
         return
     if isinstance(data, Mapping):
         errors = [
-            {"field": str(name), "code": "unknown_field", "detail": "Unknown field."}
+            {"field": str(name), "code": "unknown_field", "detail": _("Unknown field.")}
             for name in sorted(data)
         ]
     else:
-        errors = [{"field": "body", "code": "invalid", "detail": "This operation takes no body."}]
-    raise InvalidInput("This operation takes no body.", errors=errors)
+        errors = [{"field": "body", "code": "invalid", "detail": NO_BODY}]
+    raise InvalidInput(NO_BODY, errors=errors)

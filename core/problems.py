@@ -4,32 +4,41 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://baloot.example/problems/"
 
+# Titles by status, the same for every code of that status (api.md's error contract).
 _TITLES = {
-    400: "Bad request",
-    401: "Not authenticated",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    406: "Not acceptable",
-    409: "Conflict",
-    413: "Payload too large",
-    415: "Unsupported media type",
-    422: "Move refused",
-    429: "Too many requests",
-    500: "Server error",
-    503: "Service unavailable",
+    400: _("Bad request"),
+    401: _("Not authenticated"),
+    403: _("Forbidden"),
+    404: _("Not found"),
+    405: _("Method not allowed"),
+    406: _("Not acceptable"),
+    409: _("Conflict"),
+    413: _("Payload too large"),
+    415: _("Unsupported media type"),
+    422: _("Move refused"),
+    429: _("Too many requests"),
+    500: _("Server error"),
+    503: _("Service unavailable"),
 }
 
 
-def problem(status_code: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+def problem_titles() -> dict[int, Any]:
+    """The title of each status (lazy texts; the translation test walks them)."""
+    return dict(_TITLES)
+
+
+def problem(status_code: int, code: str, detail: object, **extra: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
         "type": PROBLEM_BASE + code,
-        "title": _TITLES.get(status_code, "Error"),
+        # Rendered here, in the request's language (core.i18n); ``code`` and ``type`` never change.
+        "title": str(_TITLES.get(status_code, _("Error"))),
         "status": status_code,
-        "detail": detail,
+        "detail": str(detail),
         "code": code,
     }
     body.update(extra)

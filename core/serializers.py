@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -25,7 +26,7 @@ class StrictRequestSerializer(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
         unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
         refused = {
-            str(name): [serializers.ErrorDetail("Unknown field.", code="unknown_field")]
+            str(name): [serializers.ErrorDetail(str(_("Unknown field.")), code="unknown_field")]
             for name in unknown
         }
         try:
@@ -83,7 +84,9 @@ class ConstField(serializers.Field):
 
     def to_internal_value(self, data: Any) -> str:
         if data != self.value:
-            raise serializers.ValidationError(f"Must be {self.value!r}.", code="invalid_choice")
+            raise serializers.ValidationError(
+                _("Must be %(value)r.") % {"value": self.value}, code="invalid_choice"
+            )
         return self.value
 
     def to_representation(self, value: Any) -> str:

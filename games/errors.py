@@ -11,47 +11,47 @@ class MatchNotFound(NotFound):
     """The one answer for a match that does not exist or that the caller may not know of
     (a private match is not revealed to anyone not seated, a wrong invite code included)."""
 
-    default_detail = "No such match."
+    default_detail = _("No such match.")
 
 
 class RoundNotFound(NotFound):
-    default_detail = "No such round."
+    default_detail = _("No such round.")
 
 
 class NotAPlayer(DomainError):
     code = "not_a_player"
     status = 403
-    default_detail = "You do not sit in this match."
+    default_detail = _("You do not sit in this match.")
 
 
 class MatchNotActive(Conflict):
     code = "match_not_active"
-    default_detail = "This match is not being played."
+    default_detail = _("This match is not being played.")
 
 
 class MatchNotWaiting(Conflict):
     code = "match_not_waiting"
-    default_detail = "This match is not waiting for players."
+    default_detail = _("This match is not waiting for players.")
 
 
 class MatchNotFinished(Conflict):
     code = "match_not_finished"
-    default_detail = "The match has not ended yet."
+    default_detail = _("The match has not ended yet.")
 
 
 class RoundNotFinished(Conflict):
     code = "round_not_finished"
-    default_detail = "That round is still being played."
+    default_detail = _("That round is still being played.")
 
 
 class MatchFull(Conflict):
     code = "match_full"
-    default_detail = "Every seat is taken."
+    default_detail = _("Every seat is taken.")
 
 
 class SeatTaken(Conflict):
     code = "seat_taken"
-    default_detail = "That seat is taken."
+    default_detail = _("That seat is taken.")
 
 
 class SeatNotBot(Conflict):
@@ -61,7 +61,7 @@ class SeatNotBot(Conflict):
 
 class AlreadySeated(Conflict):
     code = "already_seated"
-    default_detail = "You already sit in this match."
+    default_detail = _("You already sit in this match.")
 
 
 class StaleVersion(Conflict):
@@ -69,7 +69,7 @@ class StaleVersion(Conflict):
     reload from."""
 
     code = "stale_version"
-    default_detail = "The match has moved on; reload it."
+    default_detail = _("The match has moved on; reload it.")
 
     def __init__(self, *, current_version: int) -> None:
         super().__init__(current_version=current_version)
@@ -78,4 +78,4 @@ class StaleVersion(Conflict):
 class IdempotencyKeyReused(DomainError):
     code = "idempotency_key_reused"
     status = 422
-    default_detail = "This Idempotency-Key was used with another body."
+    default_detail = _("This Idempotency-Key was used with another body.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 from rest_framework.utils.encoders import JSONEncoder
 
 from games import engine
@@ -90,7 +91,7 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name_plural = "matches"
+        verbose_name_plural = _("matches")
         permissions = [
             ("moderate_match", "Can abort, adjudicate, hand seats to bots, extend deadlines"),
         ]

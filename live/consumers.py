@@ -19,9 +19,11 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.models import User
+from core.i18n import preferred_language
 from games import selectors
 from games.api import bodies
 from games.errors import MatchNotFound
@@ -191,6 +193,10 @@ class MatchStream(_Stream):
         self.sent_version = int(since)
         self.sent_view = False
         self.user = user
+        # The view's words (bot names) in the account's language, else the handshake's.
+        headers = dict(self.scope.get("headers") or [])
+        accept = headers.get(b"accept-language", b"").decode("latin-1")
+        self.language = preferred_language(user.language, accept)
         self._wake = asyncio.Event()
         await _join(self.channel_layer, relay.match_group(self.match_id), self.channel_name)
         try:
@@ -245,6 +251,10 @@ class MatchStream(_Stream):
         self.sent_view = True
 
     def _read(self) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
+        with translation.override(self.language):
+            return self._read_in_language()
+
+    def _read_in_language(self) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
         match, seat = selectors.match_for_viewer(self.match_id, self.user)
         if self.sent_view and match.version <= self.sent_version:
             return None

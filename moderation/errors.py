@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from core.errors import Conflict, InvalidInput, NotFound
 
 
 class DuplicateReport(Conflict):
     code = "duplicate_report"
-    default_detail = "You already have an open report on this player in this match."
+    default_detail = _("You already have an open report on this player in this match.")
 
 
 class ReportNotFound(NotFound):
-    default_detail = "No such report."
+    default_detail = _("No such report.")
 
 
 class UserNotFound(NotFound):
-    default_detail = "No such user."
+    default_detail = _("No such user.")
 
 
 class SanctionNotFound(NotFound):
-    default_detail = "No such sanction."
+    default_detail = _("No such sanction.")
 
 
 class AlreadySettled(Conflict):
@@ -31,12 +33,12 @@ class AlreadySettled(Conflict):
 
 class MatchNotRunning(Conflict):
     code = "match_not_active"
-    default_detail = "This match is not running."
+    default_detail = _("This match is not running.")
 
 
 class NoHumanOnTheClock(Conflict):
     code = "match_not_active"
-    default_detail = "No human player is on the clock."
+    default_detail = _("No human player is on the clock.")
 
 
 class UnknownChoice(InvalidInput):

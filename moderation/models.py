@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 from rest_framework.utils.encoders import JSONEncoder
 
 from games.models import Match
@@ -118,8 +119,8 @@ class ModerationAction(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        verbose_name = "moderation log entry"
-        verbose_name_plural = "moderation log"
+        verbose_name = _("moderation log entry")
+        verbose_name_plural = _("moderation log")
         indexes = [models.Index(fields=["match", "created_at"], name="modlog_match")]
         db_table = "games_moderationaction"  # as Report: the table predates the app
 

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.models import EndReason, Seat
@@ -15,7 +16,7 @@ from games.models import EndReason, Seat
 class PlayerFilter(admin.SimpleListFilter):
     """``?player=<user id>``: the matches a player sat in (linked from the user page)."""
 
-    title = "player"
+    title = _("player")
     parameter_name = "player"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -36,11 +37,11 @@ class PlayerFilter(admin.SimpleListFilter):
 class AbandonedFilter(admin.SimpleListFilter):
     """A seat went away (timeouts or a sanction), or the match ended as abandoned."""
 
-    title = "abandoned"
+    title = _("abandoned")
     parameter_name = "abandoned"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Yes"), ("no", "No")]
+        return [("yes", str(_("Yes"))), ("no", str(_("No")))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         abandoned = Q(end_reason=EndReason.ABANDONED) | Exists(

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import ReadOnlyAdmin, ReadOnlyInline
 from games import records
@@ -55,14 +56,14 @@ class MatchAdmin(ReadOnlyAdmin):
     def get_queryset(self, request: HttpRequest) -> Any:
         return super().get_queryset(request).prefetch_related("seats__user")
 
-    @admin.display(description="players")
+    @admin.display(description=_("players"))
     def players(self, match: Match) -> str:
         return ", ".join(
             f"{s.index}:{s.user.username if s.user else (s.bot + ' bot' if s.bot else '-')}"
             for s in match.seats.all()
         )
 
-    @admin.display(description="scores")
+    @admin.display(description=_("scores"))
     def scores_text(self, match: Match) -> str:
         return f"{match.score_team0} - {match.score_team1}"
 

@@ -12,6 +12,7 @@ from typing import Any
 from games import engine, selectors
 from games.engine.cards import card_str, cards_of, parse_card
 from games.models import Match, Move, Round, RoundStatus
+from games.selectors.labels import SCORE_SHEET_COLUMNS, score_sheet_lines
 
 
 def _names(mask: int) -> list[str]:
@@ -80,7 +81,8 @@ def match_page(match: Match) -> dict[str, Any]:
         )
     return {
         "seat_rows": [selectors.seat_json(s) for s in seats.values()],
-        "score_sheet": selectors.score_sheet(match),
+        "score_sheet": score_sheet_lines(selectors.score_sheet(match)),
+        "score_sheet_columns": list(SCORE_SHEET_COLUMNS.values()),
         "rounds": rounds,
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import ReadOnlyAdmin
 from games.admin.links import match_link
@@ -16,7 +17,7 @@ class SeatAdmin(ReadOnlyAdmin):
     search_fields = ("=match__id", "user__username", "user__display_name")
     list_select_related = ("user",)
 
-    @admin.display(description="match", ordering="match")
+    @admin.display(description=_("match"), ordering="match")
     def match_link(self, seat: Seat) -> str:
         return match_link(seat.match_id)
 
@@ -27,7 +28,7 @@ class RoundAdmin(ReadOnlyAdmin):
     list_filter = ("status", ("started_at", admin.DateFieldListFilter))
     search_fields = ("=match__id",)
 
-    @admin.display(description="match", ordering="match")
+    @admin.display(description=_("match"), ordering="match")
     def match_link(self, rnd: Round) -> str:
         return match_link(rnd.match_id)
 
@@ -47,6 +48,6 @@ class MoveAdmin(ReadOnlyAdmin):
     list_filter = ("actor", ("created_at", admin.DateFieldListFilter))
     search_fields = ("=match__id",)
 
-    @admin.display(description="match", ordering="match")
+    @admin.display(description=_("match"), ordering="match")
     def match_link(self, move: Move) -> str:
         return match_link(move.match_id)

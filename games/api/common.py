@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -65,13 +66,13 @@ def int_param(request: Request, name: str, default: int) -> int:
         value = int(raw)
     except ValueError:
         raise InvalidInput(
-            f"{name} must be an integer.",
-            errors=[{"field": name, "code": "invalid", "detail": "Expected an integer."}],
+            _("%(name)s must be an integer.") % {"name": name},
+            errors=[{"field": name, "code": "invalid", "detail": _("Expected an integer.")}],
         ) from None
     if value < 0 or value > 2**62:
         raise InvalidInput(
-            f"{name} is out of range.",
-            errors=[{"field": name, "code": "invalid", "detail": "Out of range."}],
+            _("%(name)s is out of range.") % {"name": name},
+            errors=[{"field": name, "code": "invalid", "detail": _("Out of range.")}],
         )
     return value
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 from django.http import HttpResponse
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -86,8 +87,8 @@ class MatchesResource(viewsets.GenericViewSet):
         if wanted is not None:
             if wanted not in MatchStatus.values:
                 raise InvalidInput(
-                    f"Unknown status {wanted!r}.",
-                    errors=[{"field": "status", "code": "invalid_choice", "detail": "Unknown."}],
+                    _("Unknown status %(status)r.") % {"status": wanted},
+                    errors=[{"field": "status", "code": "invalid_choice", "detail": _("Unknown.")}],
                 )
             queryset = queryset.filter(status=wanted)
         return self._page(queryset.prefetch_related("seats__user"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -103,7 +104,7 @@ class MovesResource(viewsets.GenericViewSet):
         payload = {k: v for k, v in data.items() if k != "expected_version"}
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
-            raise InvalidInput("Idempotency-Key is at most 200 characters.")
+            raise InvalidInput(_("Idempotency-Key is at most 200 characters."))
 
         fingerprint = idempotency.request_fingerprint({**payload, "expected_version": expected})
         # One transaction and one lock around the replay check, the move, the rendering and

@@ -24,6 +24,8 @@ from urllib import parse
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import Cursor, CursorPagination
@@ -44,7 +46,7 @@ CURSOR = OpenApiParameter(
 )
 
 
-def _invalid(name: str, detail: str) -> InvalidField:
+def _invalid(name: str, detail: str | Promise) -> InvalidField:
     return InvalidField(name, detail)
 
 
@@ -56,9 +58,9 @@ def page_size_from(request: Request, default: int = MAX_PAGE_SIZE) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise _invalid("page_size", "Expected an integer.") from None
+        raise _invalid("page_size", _("Expected an integer.")) from None
     if value < 1:
-        raise _invalid("page_size", "Expected a positive integer.")
+        raise _invalid("page_size", _("Expected a positive integer."))
     return min(value, MAX_PAGE_SIZE)
 
 

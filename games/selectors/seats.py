@@ -8,10 +8,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import MatchNotFound
-from games.models import Match, Seat, Visibility
+from games.models import BotLevel, Match, Seat, Visibility
+
+# What a bot seat is shown as, in the reader's language; the seat's ``bot`` field keeps the
+# level itself (``easy``, ``normal``) for clients. accounts.names keeps players from taking
+# a name that says bot, in either script.
+BOT_NAMES: dict[str, Promise] = {
+    BotLevel.EASY: _("Easy bot"),
+    BotLevel.NORMAL: _("Normal bot"),
+}
 
 
 def is_automatic(seat: Seat) -> bool:
@@ -40,7 +51,8 @@ def seat_display_name(seat: Seat) -> str | None:
     if user is not None:
         return user.display_name or user.username
     if seat.bot:
-        return f"{seat.bot.capitalize()} bot"
+        name = BOT_NAMES.get(seat.bot)  # a TextChoices member is its value as a key
+        return str(name) if name is not None else f"{seat.bot.capitalize()} bot"
     return None
 
 
@@ -57,8 +69,12 @@ def seat_json(seat: Seat) -> dict[str, Any]:
 
 
 def etag_for(match_id: int, version: int, seat_index: int | None) -> str:
-    """Identifies the match version as this caller sees it (api.md "ETag")."""
-    return f'W/"m{match_id}-v{version}-s{"x" if seat_index is None else seat_index}"'
+    """Identifies the match version as this caller sees it (api.md "ETag"), in the language
+    it is rendered in (bot names are translated), so a reader who switched language is not
+    told that a copy in the other one is current."""
+    language = translation.get_language() or "en"
+    suffix = "" if language.startswith("en") else f"-{language}"
+    return f'W/"m{match_id}-v{version}-s{"x" if seat_index is None else seat_index}{suffix}"'
 
 
 def inbox_etag(page: Mapping[str, Any]) -> str:

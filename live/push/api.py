@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer, extend_schema
@@ -91,12 +92,12 @@ def device_body(data: Any) -> dict[str, Any]:
     platform = data.get("platform") if isinstance(data, dict) else None
     if not isinstance(platform, str) or platform not in DEVICE_REQUESTS:
         raise InvalidInput(
-            "Unknown platform.",
+            _("Unknown platform."),
             errors=[
                 {
                     "field": "platform",
                     "code": "invalid_choice",
-                    "detail": "One of: " + ", ".join(DEVICE_REQUESTS) + ".",
+                    "detail": _("One of: %(choices)s.") % {"choices": ", ".join(DEVICE_REQUESTS)},
                 }
             ],
         )
@@ -152,7 +153,7 @@ PreferencesPatchSerializer: type[StrictRequestSerializer] = type(
 
 def request_language(request: Request) -> str:
     """The first of our languages the Accept-Language header names; English otherwise.
-    (The account has no language yet; once it has, it wins.)"""
+    (The account's own language, when it has one, wins at delivery: live.push.delivery.)"""
     header = request.headers.get("Accept-Language", "")
     for code, _quality in parse_accept_lang_header(header.lower()):
         base = code.split("-")[0]
@@ -225,8 +226,9 @@ class DevicesView(APIView):
         summary="Register a push target for this device (201 new, 200 already known)",
         description=(
             "`token` for FCM and APNs, `subscription` (the browser's "
-            "`PushSubscription.toJSON()`) for Web Push. The texts' language comes from "
-            "`Accept-Language` (`en` or `ar`, default `en`). A target already registered "
+            "`PushSubscription.toJSON()`) for Web Push. The texts' language is the account's "
+            "(`PATCH /me`), else this request's `Accept-Language` (`en` or `ar`, default "
+            "`en`). A target already registered "
             "(by anyone) is updated and belongs to the caller from now on. Past "
             "`PUSH_MAX_DEVICES_PER_USER` (20) devices, the caller's oldest is replaced."
         ),

@@ -15,6 +15,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 
+from accounts.models import User
 from core import clock
 from games.models import Match, MatchStatus
 from live.push import outbox
@@ -72,9 +73,12 @@ def notification_deliver(*, notification_id: int) -> str:
         Notification.objects.filter(pk=row.pk).update(status=NotificationStatus.SKIPPED)
         return NotificationStatus.SKIPPED
     outcome = Outcome()
+    # The account's language wins; a device's (its registering Accept-Language) is the
+    # fallback for an account that chose none.
+    chosen = User.objects.filter(pk=row.user_id).values_list("language", flat=True).first()
     devices = Device.objects.filter(user_id=row.user_id).exclude(pk__in=row.delivered_to)
     for device in devices.order_by("pk"):
-        payload = payload_for(row, device.language)
+        payload = payload_for(row, chosen or device.language)
         try:
             result = provider_for(device.platform).send(device, payload, row.collapse_key)
         except Exception:  # a provider bug must not lose the row: retried, then failed

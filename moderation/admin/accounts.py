@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import UserAdmin
 from accounts.authentication import request_user
@@ -34,7 +35,7 @@ class SanctionAddForm(forms.ModelForm):
         data = super().clean() or {}
         refusal = sanction_end_refusal(data.get("kind", ""), data.get("ends_at"))
         if refusal is not None:
-            self.add_error("ends_at", refusal)
+            self.add_error("ends_at", str(refusal))
         return data
 
 
@@ -93,7 +94,7 @@ class SanctionAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(boolean=True, description="active")
+    @admin.display(boolean=True, description=_("active"))
     def active(self, sanction: Sanction) -> bool:
         return Sanction.objects.active().filter(pk=sanction.pk).exists()
 
@@ -110,14 +111,14 @@ class SanctionAdmin(admin.ModelAdmin):
         obj.created_by = created.created_by
         obj.starts_at = created.starts_at
 
-    @admin.action(description="Lift (restores access only)", permissions=["change"])
+    @admin.action(description=_("Lift (restores access only)"), permissions=["change"])
     def lift_sanctions(self, request: HttpRequest, queryset: QuerySet) -> Any:
         def lift(user: Any, sanction: Sanction, data: dict[str, Any]) -> Any:
             return moderation.sanction_lift(
                 moderator=user, sanction_id=sanction.pk, reason=data["reason"]
             )
 
-        step = Step("Lift the sanction", ReasonForm, lift)
+        step = Step(_("Lift the sanction"), ReasonForm, lift)
         return run_step(self, request, list(queryset), step, action="lift_sanctions")
 
 
@@ -131,7 +132,7 @@ class ModeratedUserAdmin(UserAdmin):
     )
     readonly_fields = ("player_statistics", "moderation_links")
 
-    @admin.display(description="statistics")
+    @admin.display(description=_("statistics"))
     def player_statistics(self, user: User) -> str:
         if user.pk is None:
             return "-"
@@ -142,7 +143,7 @@ class ModeratedUserAdmin(UserAdmin):
             ((k.replace("_", " "), v) for k, v in stats.items()),
         )
 
-    @admin.display(description="see")
+    @admin.display(description=_("see"))
     def moderation_links(self, user: User) -> str:
         if user.pk is None:
             return "-"

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html_join
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import ReadOnlyAdmin
 from games.admin.links import match_link
@@ -46,15 +47,15 @@ class ModerationActionAdmin(ReadOnlyAdmin):
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         return {}  # not even delete_selected
 
-    @admin.display(description="match", ordering="match")
+    @admin.display(description=_("match"), ordering="match")
     def match_link(self, entry: ModerationAction) -> str:
         return match_link(entry.match_id)
 
-    @admin.display(description="reason")
+    @admin.display(description=_("reason"))
     def reason_short(self, entry: ModerationAction) -> str:
         return entry.reason[:80]
 
-    @admin.display(description="what changed")
+    @admin.display(description=_("what changed"))
     def changes_text(self, entry: ModerationAction) -> str:
         return format_html_join(
             ", ", "{}: {}", ((k, json.dumps(v, default=str)) for k, v in entry.changes.items())

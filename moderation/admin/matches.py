@@ -16,6 +16,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.admin.matches import MatchAdmin
@@ -33,11 +34,11 @@ from moderation.models import ModerationAction, Report, ReportStatus
 
 
 class HasOpenReportsFilter(admin.SimpleListFilter):
-    title = "has open reports"
+    title = _("has open reports")
     parameter_name = "open_reports"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Yes"), ("no", "No")]
+        return [("yes", str(_("Yes"))), ("no", str(_("No")))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         open_reports = Exists(Report.objects.filter(match=OuterRef("pk"), status=ReportStatus.OPEN))
@@ -78,10 +79,10 @@ def _extend(user: User, match: Match, data: dict[str, Any]) -> Any:
 
 
 MATCH_STEPS = {
-    "abort": Step("Abort (no result)", ReasonForm, _abort),
-    "adjudicate": Step("Adjudicate (award the match)", AdjudicateForm, _adjudicate),
-    "seat_to_bot": Step("Replace a seat with a bot", SeatToBotForm, _seat_to_bot),
-    "extend_deadline": Step("Extend the deadline", ExtendForm, _extend),
+    "abort": Step(_("Abort (no result)"), ReasonForm, _abort),
+    "adjudicate": Step(_("Adjudicate (award the match)"), AdjudicateForm, _adjudicate),
+    "seat_to_bot": Step(_("Replace a seat with a bot"), SeatToBotForm, _seat_to_bot),
+    "extend_deadline": Step(_("Extend the deadline"), ExtendForm, _extend),
 }
 
 
@@ -102,27 +103,27 @@ class ModeratedMatchAdmin(MatchAdmin):
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.moderate_match")
 
-    @admin.display(description="open reports", ordering="open_report_count")
+    @admin.display(description=_("open reports"), ordering="open_report_count")
     def open_reports(self, match: Match) -> int:
         return getattr(match, "open_report_count", 0)
 
     # Admin actions: each asks for a reason on an intermediate page, then calls the service.
 
-    @admin.action(description="Abort (no result)", permissions=["moderate"])
+    @admin.action(description=_("Abort (no result)"), permissions=["moderate"])
     def abort_matches(self, request: HttpRequest, queryset: QuerySet) -> Any:
         return run_step(self, request, list(queryset), MATCH_STEPS["abort"], action="abort_matches")
 
-    @admin.action(description="Adjudicate (award to a team)", permissions=["moderate"])
+    @admin.action(description=_("Adjudicate (award to a team)"), permissions=["moderate"])
     def adjudicate_match(self, request: HttpRequest, queryset: QuerySet) -> Any:
         step = MATCH_STEPS["adjudicate"]
         return run_step(self, request, list(queryset), step, action="adjudicate_match")
 
-    @admin.action(description="Replace a seat with a bot", permissions=["moderate"])
+    @admin.action(description=_("Replace a seat with a bot"), permissions=["moderate"])
     def seat_to_bot(self, request: HttpRequest, queryset: QuerySet) -> Any:
         step = MATCH_STEPS["seat_to_bot"]
         return run_step(self, request, list(queryset), step, action="seat_to_bot")
 
-    @admin.action(description="Extend the deadline", permissions=["moderate"])
+    @admin.action(description=_("Extend the deadline"), permissions=["moderate"])
     def extend_deadline(self, request: HttpRequest, queryset: QuerySet) -> Any:
         step = MATCH_STEPS["extend_deadline"]
         return run_step(self, request, list(queryset), step, action="extend_deadline")

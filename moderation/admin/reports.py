@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.admin.links import match_link, user_link
@@ -19,11 +20,11 @@ from moderation.models import Report, ReportStatus
 class ReportStatusFilter(admin.SimpleListFilter):
     """The queue: open reports unless another status is asked for."""
 
-    title = "status"
+    title = _("status")
     parameter_name = "status"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [*ReportStatus.choices, ("all", "All")]
+        return [*ReportStatus.choices, ("all", str(_("All")))]
 
     def choices(self, changelist: Any) -> Any:
         current = self.value() or ReportStatus.OPEN
@@ -60,9 +61,9 @@ def _sanction(user: User, report: Report, data: dict[str, Any]) -> Any:
 
 
 REPORT_STEPS = {
-    "dismiss": Step("Dismiss the report", ReasonForm, _dismiss),
-    "warn": Step("Uphold: warn the reported player", ReasonForm, _warn),
-    "sanction": Step("Uphold: suspend or ban the reported player", SanctionForm, _sanction),
+    "dismiss": Step(_("Dismiss the report"), ReasonForm, _dismiss),
+    "warn": Step(_("Uphold: warn the reported player"), ReasonForm, _warn),
+    "sanction": Step(_("Uphold: suspend or ban the reported player"), SanctionForm, _sanction),
 }
 
 
@@ -115,29 +116,29 @@ class ReportAdmin(admin.ModelAdmin):
             "accounts.add_sanction"
         )
 
-    @admin.display(description="match", ordering="match")
+    @admin.display(description=_("match"), ordering="match")
     def match_link(self, report: Report) -> str:
         return match_link(report.match_id)
 
-    @admin.display(description="reported", ordering="reported__username")
+    @admin.display(description=_("reported"), ordering="reported__username")
     def reported_link(self, report: Report) -> str:
         return user_link(report.reported)
 
-    @admin.display(description="comment")
+    @admin.display(description=_("comment"))
     def comment_short(self, report: Report) -> str:
         return report.comment[:80]
 
-    @admin.action(description="Dismiss", permissions=["change"])
+    @admin.action(description=_("Dismiss"), permissions=["change"])
     def dismiss_reports(self, request: HttpRequest, queryset: QuerySet) -> Any:
         step = REPORT_STEPS["dismiss"]
         return run_step(self, request, list(queryset), step, action="dismiss_reports")
 
-    @admin.action(description="Uphold: warn the reported player", permissions=["sanction"])
+    @admin.action(description=_("Uphold: warn the reported player"), permissions=["sanction"])
     def warn_reported(self, request: HttpRequest, queryset: QuerySet) -> Any:
         return run_step(self, request, list(queryset), REPORT_STEPS["warn"], action="warn_reported")
 
     @admin.action(
-        description="Uphold: suspend or ban the reported player", permissions=["sanction"]
+        description=_("Uphold: suspend or ban the reported player"), permissions=["sanction"]
     )
     def sanction_reported(self, request: HttpRequest, queryset: QuerySet) -> Any:
         step = REPORT_STEPS["sanction"]

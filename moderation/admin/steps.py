@@ -13,6 +13,8 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext_lazy as _
 
 from accounts.authentication import request_user
 from accounts.models import SanctionKind, User, sanction_end_refusal
@@ -20,22 +22,31 @@ from core.errors import DomainError
 from games.models import BotLevel
 
 
+def _seat_label_now(index: int) -> str:
+    return _("Seat %(seat)d") % {"seat": index}
+
+
+# Lazy: the form's choices are made at import, read in each request's language.
+_seat_label = lazy(_seat_label_now, str)
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="Why: kept in the moderation log.",
+        help_text=_("Why: kept in the moderation log."),
     )
 
 
 class AdjudicateForm(ReasonForm):
     winner_team = forms.TypedChoiceField(
-        choices=[(0, "Team 0 (seats 0 and 2)"), (1, "Team 1 (seats 1 and 3)")], coerce=int
+        choices=[(0, _("Team 0 (seats 0 and 2)")), (1, _("Team 1 (seats 1 and 3)"))],
+        coerce=int,
     )
     field_order = ["winner_team", "reason"]
 
 
 class SeatToBotForm(ReasonForm):
-    seat = forms.TypedChoiceField(choices=[(i, f"Seat {i}") for i in range(4)], coerce=int)
+    seat = forms.TypedChoiceField(choices=[(i, _seat_label(i)) for i in range(4)], coerce=int)
     level = forms.ChoiceField(choices=BotLevel.choices, initial=BotLevel.EASY)
     field_order = ["seat", "level", "reason"]
 
@@ -46,9 +57,11 @@ class ExtendForm(ReasonForm):
 
 
 class SanctionForm(ReasonForm):
-    kind = forms.ChoiceField(choices=[(SanctionKind.SUSPEND, "Suspend"), (SanctionKind.BAN, "Ban")])
+    kind = forms.ChoiceField(
+        choices=[(SanctionKind.SUSPEND, _("Suspend")), (SanctionKind.BAN, _("Ban"))]
+    )
     ends_at = forms.DateTimeField(
-        required=False, help_text="For a suspension: until when (UTC, YYYY-MM-DD HH:MM)."
+        required=False, help_text=_("For a suspension: until when (UTC, YYYY-MM-DD HH:MM).")
     )
     field_order = ["kind", "ends_at", "reason"]
 
@@ -56,7 +69,7 @@ class SanctionForm(ReasonForm):
         data = super().clean() or {}
         refusal = sanction_end_refusal(data.get("kind", ""), data.get("ends_at"))
         if refusal is not None:
-            self.add_error("ends_at", refusal)
+            self.add_error("ends_at", str(refusal))
         return data
 
 
@@ -64,7 +77,7 @@ class SanctionForm(ReasonForm):
 class Step:
     """One moderation action: its title, its form, and how to apply it to one object."""
 
-    title: str
+    title: str | Promise
     form: type[forms.Form]
     apply: Callable[[User, Any, dict[str, Any]], Any]
 
@@ -90,9 +103,9 @@ def run_step(
                 except DomainError as exc:
                     model_admin.message_user(request, f"{obj}: {exc.detail}", messages.ERROR)
             if done:
-                model_admin.message_user(
-                    request, f"{step.title}: done for {done} of {len(objects)}.", messages.SUCCESS
-                )
+                done_text = _("%(action)s: done for %(done)d of %(total)d.")
+                counts = {"action": step.title, "done": done, "total": len(objects)}
+                model_admin.message_user(request, done_text % counts, messages.SUCCESS)
             return None
     else:
         form = step.form()

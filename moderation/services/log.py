@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 from accounts.models import Sanction, User
 from core.errors import InvalidInput
 from games.models import Match
@@ -38,11 +41,11 @@ def require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise InvalidInput(
-            "A moderation action needs a reason.",
-            errors=[{"field": "reason", "code": "required", "detail": "Give a reason."}],
+            _("A moderation action needs a reason."),
+            errors=[{"field": "reason", "code": "required", "detail": _("Give a reason.")}],
         )
     return reason
 
 
-def seat_field_error(detail: str) -> InvalidInput:
+def seat_field_error(detail: str | Promise) -> InvalidInput:
     return InvalidInput(detail, errors=[{"field": "seat", "code": "invalid", "detail": detail}])

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from core.errors import InvalidInput
@@ -73,8 +74,8 @@ def match_adjudicate(*, moderator: User, match_id: int, winner_team: int, reason
     reason = require_reason(reason)
     if winner_team not in (0, 1):
         raise InvalidInput(
-            "The winner is team 0 or team 1.",
-            errors=[{"field": "winner_team", "code": "invalid", "detail": "0 or 1."}],
+            _("The winner is team 0 or team 1."),
+            errors=[{"field": "winner_team", "code": "invalid", "detail": _("0 or 1.")}],
         )
     match = services.match_lock(match_id)
     services.require_active(match)
@@ -97,9 +98,9 @@ def match_seat_to_bot(
     """Hand a seat of a waiting or active match to a bot for good."""
     reason = require_reason(reason)
     if level not in BotLevel.values:
-        raise UnknownChoice(f"Unknown bot level {level!r}.")
+        raise UnknownChoice(_("Unknown bot level %(level)r.") % {"level": level})
     if seat not in range(4):
-        raise seat_field_error("A seat is 0 to 3.")
+        raise seat_field_error(_("A seat is 0 to 3."))
     match = services.match_lock(match_id)
     if match.status not in (MatchStatus.WAITING, MatchStatus.ACTIVE):
         raise _not_running(match)
@@ -129,8 +130,8 @@ def match_deadline_extend(*, moderator: User, match_id: int, by: timedelta, reas
     reason = require_reason(reason)
     if by <= timedelta(0) or by > MAX_EXTENSION:
         raise InvalidInput(
-            "Extend by more than nothing and at most 30 days.",
-            errors=[{"field": "by", "code": "invalid", "detail": "Out of range."}],
+            _("Extend by more than nothing and at most 30 days."),
+            errors=[{"field": "by", "code": "invalid", "detail": _("Out of range.")}],
         )
     match = services.match_lock(match_id)
     services.require_active(match)

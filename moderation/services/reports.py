@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Sanction, SanctionKind, User
 from core.errors import InvalidInput
@@ -37,14 +38,14 @@ def report_create(
         raise MatchNotFound()  # a private match's existence is not revealed
     if reason not in ReportReason.values:
         raise InvalidInput(
-            f"Unknown reason {reason!r}.",
-            errors=[{"field": "reason", "code": "invalid_choice", "detail": "Unknown reason."}],
+            _("Unknown reason %(reason)r.") % {"reason": reason},
+            errors=[{"field": "reason", "code": "invalid_choice", "detail": _("Unknown reason.")}],
         )
     target = Seat.objects.filter(match=match, index=seat).select_related("user").first()
     if target is None or target.user is None:
-        raise seat_field_error("That seat holds no player to report.")
+        raise seat_field_error(_("That seat holds no player to report."))
     if target.user_id == reporter.pk:
-        raise seat_field_error("You cannot report yourself.")
+        raise seat_field_error(_("You cannot report yourself."))
     if Report.objects.filter(
         match=match, reporter=reporter, reported=target.user, status=ReportStatus.OPEN
     ).exists():
@@ -68,7 +69,7 @@ def _open_report(report_id: int) -> Report:
     if report is None:
         raise ReportNotFound()
     if report.status != ReportStatus.OPEN:
-        raise AlreadySettled("That report is already resolved.")
+        raise AlreadySettled(_("That report is already resolved."))
     return report
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Sanction, SanctionKind, User, sanction_end_refusal
 from core import events
@@ -29,13 +30,13 @@ def sanction_start(
     *, moderator: User, user: User, kind: str, reason: str, ends_at: datetime | None
 ) -> tuple[Sanction, dict[str, Any]]:
     if kind not in SanctionKind.values:
-        raise UnknownChoice(f"Unknown sanction {kind!r}.")
+        raise UnknownChoice(_("Unknown sanction %(kind)r.") % {"kind": kind})
     now = timezone.now()
     refusal = sanction_end_refusal(kind, ends_at)
     if refusal is not None:
         raise InvalidInput(
             refusal,
-            errors=[{"field": "ends_at", "code": "invalid", "detail": "Must be in the future."}],
+            errors=[{"field": "ends_at", "code": "invalid", "detail": _("Must be in the future.")}],
         )
     if kind != SanctionKind.SUSPEND:
         ends_at = None  # a warning has no duration; a ban has no end
@@ -137,7 +138,7 @@ def sanction_lift(*, moderator: User, sanction_id: int, reason: str) -> Sanction
     if sanction is None:
         raise SanctionNotFound()
     if sanction.lifted_at is not None:
-        raise AlreadySettled("That sanction is already lifted.")
+        raise AlreadySettled(_("That sanction is already lifted."))
     sanction.lifted_at = timezone.now()
     sanction.lifted_by = moderator
     sanction.save(update_fields=["lifted_at", "lifted_by"])

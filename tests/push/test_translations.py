@@ -8,12 +8,14 @@ import gettext
 import re
 from pathlib import Path
 
+from django.conf import settings
 from django.utils import translation
 
 from live.push import kinds
 from live.push.payloads import texts
 
-CATALOG = Path(kinds.__file__).parent / "locale" / "ar" / "LC_MESSAGES"
+# The one project catalog (settings.LOCALE_PATHS) holds the push texts too.
+CATALOG = Path(settings.LOCALE_PATHS[0]) / "ar" / "LC_MESSAGES"
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -46,7 +47,7 @@ class BotSeatsField(serializers.DictField):
         for key, level in value.items():
             if key not in ("1", "2", "3"):
                 raise serializers.ValidationError(
-                    "Bots may sit in seats 1, 2 and 3 only (the creator takes seat 0).",
+                    _("Bots may sit in seats 1, 2 and 3 only (the creator takes seat 0)."),
                     code="invalid_seat",
                 )
             out[int(key)] = level
@@ -104,10 +105,11 @@ class MoveRequestSerializer(StrictRequestSerializer):
             if k in attrs and (attrs[k] is not None or k not in member or not member[k].allow_null)
         }
         errors: dict[str, str] = {}
+        kind = {"move_type": move_type}
         for name in sorted(required - present):
-            errors[name] = f"Required for a {move_type} move."
+            errors[name] = _("Required for a %(move_type)s move.") % kind
         for name in sorted(present - required - optional):
-            errors[name] = f"Not allowed in a {move_type} move."
+            errors[name] = _("Not allowed in a %(move_type)s move.") % kind
         call = attrs.get("call")
         call_field = member.get("call")  # a ChoiceField in every member that has a call
         if (
@@ -115,7 +117,7 @@ class MoveRequestSerializer(StrictRequestSerializer):
             and isinstance(call_field, serializers.ChoiceField)
             and call not in call_field.choices
         ):
-            errors["call"] = f"Not a {move_type} call."
+            errors["call"] = _("Not a %(move_type)s call.") % kind
         if errors:
             raise serializers.ValidationError(errors, code="invalid")
         return attrs
