@@ -14,6 +14,7 @@ from live import asyncapi
 from live.api import WsTicketView
 from live.push import api as push_api
 from moderation.api import MatchReportsView
+from players.api import matchmaking
 
 router = SimpleRouter(trailing_slash=False)
 router.register("matches", MatchViewSet, basename="matches")
@@ -28,6 +29,7 @@ api_v1 = [
     path("me/devices", push_api.DevicesView.as_view(), name="me-devices"),
     path("me/devices/<int:pk>", push_api.DeviceView.as_view(), name="me-device"),
     path("me/notifications", push_api.NotificationPreferencesView.as_view(), name="me-push"),
+    path("matchmaking", matchmaking.MatchmakingView.as_view(), name="matchmaking"),
     # Before the router's patterns: moderation's own view under the matches' path.
     path("matches/<str:pk>/reports", MatchReportsView.as_view(), name="matches-reports"),
     *router.urls,

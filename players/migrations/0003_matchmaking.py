@@ -6,32 +6,84 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0010_versioned_snapshots'),
-        ('players', '0001_initial'),
+        ("games", "0010_versioned_snapshots"),
+        ("players", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Ticket',
+            name="Ticket",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ruleset', models.CharField(max_length=32)),
-                ('turn_seconds', models.PositiveIntegerField()),
-                ('bots_after_seconds', models.PositiveIntegerField(blank=True, null=True)),
-                ('rating', models.FloatField()),
-                ('status', models.CharField(choices=[('waiting', 'Waiting'), ('placed', 'Placed'), ('cancelled', 'Cancelled')], default='waiting', max_length=10)),
-                ('created_at', models.DateTimeField()),
-                ('placed_at', models.DateTimeField(blank=True, null=True)),
-                ('cancelled_at', models.DateTimeField(blank=True, null=True)),
-                ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='matchmaking_tickets', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("ruleset", models.CharField(max_length=32)),
+                ("turn_seconds", models.PositiveIntegerField()),
+                ("bots_after_seconds", models.PositiveIntegerField(blank=True, null=True)),
+                ("rating", models.FloatField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("waiting", "Waiting"),
+                            ("placed", "Placed"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        default="waiting",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField()),
+                ("placed_at", models.DateTimeField(blank=True, null=True)),
+                ("cancelled_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="matchmaking_tickets",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(condition=models.Q(('status', 'waiting')), fields=['ruleset', 'turn_seconds', 'created_at'], name='ticket_queue'), models.Index(fields=['user', '-created_at'], name='ticket_latest')],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('status', 'waiting')), fields=('user',), name='ticket_one_waiting_per_user'), models.CheckConstraint(condition=models.Q(models.Q(('status', 'placed'), _negated=True), models.Q(('match__isnull', False), ('placed_at__isnull', False)), _connector='OR'), name='ticket_placed_has_match')],
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("status", "waiting")),
+                        fields=["ruleset", "turn_seconds", "created_at"],
+                        name="ticket_queue",
+                    ),
+                    models.Index(fields=["user", "-created_at"], name="ticket_latest"),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("status", "waiting")),
+                        fields=("user",),
+                        name="ticket_one_waiting_per_user",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("status", "placed"), _negated=True),
+                            models.Q(("match__isnull", False), ("placed_at__isnull", False)),
+                            _connector="OR",
+                        ),
+                        name="ticket_placed_has_match",
+                    ),
+                ],
             },
         ),
     ]
