@@ -24,7 +24,6 @@ from players.models import Block, Rating, Ticket, TicketStatus
 from players.tasks import place_waiting_players
 from tests.support.api import API, assert_field_errors, assert_problem, view_of
 from tests.support.clock import FakeClock
-from tests.support.live import Stream, ThreadServer
 from tests.support.players import Player
 
 URL = f"{API}/matchmaking"
@@ -376,30 +375,3 @@ def test_sanctioned_players_are_refused(
     assert_problem(player.client.get(URL), 403, code)
     assert_problem(player.client.delete(URL), 403, code)
     assert tickets_state() == before
-
-
-# --- The player stream ----------------------------------------------------------------------
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_placed_player_hears_match_started_on_the_player_stream(
-    make_player: Callable[..., Player],
-) -> None:
-    players = [make_player() for _ in range(4)]
-    server = ThreadServer().start()
-    try:
-        inboxes = [Stream(f"{server.url}/ws/v1/me", p.token) for p in players]
-        for player in players:
-            ask(player)
-        match_id = ticket_of(players[0])["match_id"]
-        assert match_id is not None
-        for inbox in inboxes:
-            # The seat to act hears of its turn too, first (the start emits it first).
-            event = inbox.next()
-            if event["event"] == "your_turn":
-                event = inbox.next()
-            assert event["event"] == "match_started" and event["match_id"] == match_id, event
-    finally:
-        while Stream.opened:
-            Stream.opened.pop().close()
-        server.stop()
