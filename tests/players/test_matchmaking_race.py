@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -97,7 +98,7 @@ def test_200_players_asking_at_once_are_each_seated_exactly_once(
 ) -> None:
     players = [make_player() for _ in range(PLAYERS)]
     gate = threading.Semaphore(_in_flight())
-    answers = race([_gated(gate, lambda p=p: _ask(p)) for p in players])
+    answers = race([_gated(gate, partial(_ask, p)) for p in players])
     errors = [a for a in answers if isinstance(a, BaseException)]
     assert not errors, errors[:3]
     assert {status for status, _ in answers} == {201}, Counter(s for s, _ in answers)
@@ -128,8 +129,8 @@ def test_cancels_racing_placement_are_either_cancelled_or_seated_never_both(
     askers = [make_player() for _ in range(60)]
     cancellers = waiting[::2]
     gate = threading.Semaphore(_in_flight())
-    calls = [_gated(gate, lambda p=p: _ask(p)) for p in askers]
-    calls += [_gated(gate, lambda p=p: _cancel(p)) for p in cancellers]
+    calls = [_gated(gate, partial(_ask, p)) for p in askers]
+    calls += [_gated(gate, partial(_cancel, p)) for p in cancellers]
     calls += [_gated(gate, place_waiting_players) for _ in range(4)]
     answers = race(calls)
     errors = [a for a in answers if isinstance(a, BaseException)]
