@@ -11,7 +11,7 @@ from players.models import Ticket, TicketStatus
 
 # The band: how far apart, in ordinal points (mu - 3 sigma), the players of one table may be.
 # It starts at BAND_BASE and widens by one point every BAND_STEP_SECONDS waited, up to
-# BAND_MAX: a new player (ordinal 0) and a strong one (about 30) meet after two minutes.
+# BAND_MAX: a new player (ordinal 0) and a strong one (30) may meet after 135 s.
 BAND_BASE = 3.0
 BAND_STEP_SECONDS = 5.0
 BAND_MAX = 30.0
