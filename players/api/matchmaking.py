@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -39,8 +40,9 @@ class TurnSecondsField(serializers.IntegerField):
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int) or data not in TURN_SECONDS:
+            choices = ", ".join(map(str, TURN_SECONDS))
             raise serializers.ValidationError(
-                "One of " + ", ".join(map(str, TURN_SECONDS)) + ".", code="invalid_choice"
+                _("One of %(choices)s.") % {"choices": choices}, code="invalid_choice"
             )
         return data
 

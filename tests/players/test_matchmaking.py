@@ -375,3 +375,14 @@ def test_sanctioned_players_are_refused(
     assert_problem(player.client.get(URL), 403, code)
     assert_problem(player.client.delete(URL), 403, code)
     assert tickets_state() == before
+
+
+def test_beat_runs_the_placement_pass() -> None:
+    from django.conf import settings
+
+    from baloot_site.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["matchmaking-place"]
+    app.loader.import_default_modules()
+    assert app.tasks[entry["task"]].name == place_waiting_players.name
+    assert 0 < entry["schedule"] <= 5
