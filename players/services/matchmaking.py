@@ -97,7 +97,11 @@ def ticket_request(
 def ticket_create(
     *, user: User, ruleset: str, turn_seconds: int, bots_after_seconds: int | None
 ) -> Ticket:
-    """A waiting ticket for ``user``; one at a time (``already_queued``)."""
+    """A waiting ticket for ``user``; one at a time (``already_queued``).
+
+    Sitting in other matches, waiting or active, does not stop a player asking:
+    correspondence players sit in many at once, and a quick-play table never waits (it
+    starts full), so a ticket never holds a seat."""
     require_in_good_standing(user)
     rules = engine.get_ruleset(ruleset)
     if Ticket.objects.filter(user=user, status=TicketStatus.WAITING).exists():
