@@ -15,7 +15,8 @@ the one with the smallest difference between the two teams' rating sums (a bot c
 ``BOT_ORDINAL``). The anchor takes seat 0 with their partner in seat 2. The match is private
 (its players know it from ``GET /matchmaking`` and their inbox; outsiders do not see it) and
 starts at once, through ``games.services.matches.match_create_table``; its ``MatchStarted``
-event tells each player on ``/ws/v1/me`` and by push.
+event tells each player on ``/ws/v1/me`` and by push. A pass starts at most
+``TABLES_PER_PASS`` tables, the oldest anchors' first, to keep its transaction short.
 
 Race-freedom (every ticket placed once, no player seated twice):
 
@@ -66,6 +67,11 @@ BOT_ORDINAL = DEFAULT_MU - 3 * DEFAULT_SIGMA
 CANDIDATES = 12
 # The most waiting tickets one pass reads (and locks) for one ruleset and speed.
 PASS_LIMIT = 1000
+# The most tables one pass starts: each costs a deal and a few dozen writes, all under the
+# pass's locks (on SQLite the database's one write lock), so a crowd is seated a few tables
+# per transaction rather than in one long one that every other writer waits behind. The
+# oldest tickets' tables go first; beat's sweep runs passes until a pass has less to do.
+TABLES_PER_PASS = 4
 
 
 # --- Asking and cancelling ------------------------------------------------------------------
@@ -158,7 +164,7 @@ def matchmaking_place(*, ruleset: str, turn_seconds: int) -> list[int]:
     users = User.objects.in_bulk([t.user_id for t in tickets])
     blocked = blocked_pairs(list(users))
     started: list[int] = []
-    for table in tables_choose(tickets, blocked, now):
+    for table in tables_choose(tickets, blocked, now)[:TABLES_PER_PASS]:
         seating = teams_balance(table)
         seats: list[User | str] = [
             users[t.user_id] if t is not None else BOT_LEVEL for t in seating
@@ -184,8 +190,9 @@ def matchmaking_place(*, ruleset: str, turn_seconds: int) -> list[int]:
 
 
 def matchmaking_sweep() -> int:
-    """Beat: a pass for every ruleset and speed someone waits for (bands have widened, bots
-    may be due). Returns the number of matches started."""
+    """Beat: passes for every ruleset and speed someone waits for (bands have widened, bots
+    may be due), until one starts fewer than ``TABLES_PER_PASS`` tables. Returns the number
+    of matches started."""
     queues = list(
         Ticket.objects.filter(status=TicketStatus.WAITING)
         .values_list("ruleset", "turn_seconds")
@@ -194,10 +201,15 @@ def matchmaking_sweep() -> int:
     )
     started = 0
     for ruleset, turn_seconds in queues:
-        try:
-            started += len(matchmaking_place(ruleset=ruleset, turn_seconds=turn_seconds))
-        except DatabaseError:
-            log.exception("placement of %s at %ss failed", ruleset, turn_seconds)
+        while True:
+            try:
+                now_started = len(matchmaking_place(ruleset=ruleset, turn_seconds=turn_seconds))
+            except DatabaseError:
+                log.exception("placement of %s at %ss failed", ruleset, turn_seconds)
+                break
+            started += now_started
+            if now_started < TABLES_PER_PASS:
+                break
     return started
 
 
