@@ -506,4 +506,10 @@ CELERY_BEAT_SCHEDULE["push-purge-outbox"] = {
     "schedule": 3600.0,
 }
 
+# Quick play: bands widen and bots become due while players wait (players/tasks.py).
+CELERY_BEAT_SCHEDULE["matchmaking-place"] = {
+    "task": "players.tasks.place_waiting_players",
+    "schedule": env.float("MATCHMAKING_SWEEP_SECONDS", default=2.0),
+}
+
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

@@ -17,7 +17,7 @@ from moderation.api import MatchReportsView
 from players.api import blocks as player_blocks
 from players.api import friends as player_friends
 from players.api import invitations as player_invitations
-from players.api import leaderboards, profiles
+from players.api import leaderboards, matchmaking, profiles
 from players.api import rematch as player_rematch
 
 router = SimpleRouter(trailing_slash=False)
@@ -62,6 +62,7 @@ api_v1 = [
         player_rematch.MatchRematchView.as_view(),
         name="matches-rematch",
     ),
+    path("matchmaking", matchmaking.MatchmakingView.as_view(), name="matchmaking"),
     path("matches/<str:pk>/reports", MatchReportsView.as_view(), name="matches-reports"),
     path("matches/<str:pk>/bots", table.MatchBotsView.as_view(), name="matches-bots"),
     path("matches/<str:pk>/bots/<int:seat>", table.MatchBotView.as_view(), name="matches-bot"),

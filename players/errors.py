@@ -87,3 +87,23 @@ class RematchExpired(Conflict):
 class RematchStarted(Conflict):
     code = "rematch_started"
     default_detail = _("The rematch has started already.")
+
+
+# --- Quick play (players.services.matchmaking) ---------------------------------------------
+
+
+class NoTicket(NotFound):
+    """The caller has never asked for a table (GET), or has no ticket to cancel (DELETE)."""
+
+    code = "no_ticket"
+    default_detail = _("You have not asked for a table.")
+
+
+class AlreadyQueued(Conflict):
+    code = "already_queued"
+    default_detail = _("You are already waiting for a table; cancel that request to change it.")
+
+
+class TicketPlaced(Conflict):
+    code = "ticket_placed"
+    default_detail = _("You have been seated already; resign the match instead.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import transaction
@@ -61,6 +62,46 @@ def match_create(
     )
     if all(bots.get(i) for i in (1, 2, 3)):
         match_start(match)
+    return match
+
+
+@transaction.atomic
+def match_create_table(
+    *,
+    seats: Sequence[User | str],
+    ruleset: str = engine.GAMERULES.name,
+    turn_seconds: int | None = None,
+    visibility: str = Visibility.PRIVATE,
+) -> Match:
+    """A full table, started at once: ``seats[i]`` sits in seat i, a user or a bot level.
+
+    For callers that choose the four players themselves (quick play). The first user is the
+    creator; every user must be in good standing and appear once; at least one is human.
+    """
+    users = [s for s in seats if isinstance(s, User)]
+    if len(seats) != 4 or not users or len({u.pk for u in users}) != len(users):
+        raise ValueError("a table is four seats, at least one human, none twice")
+    for user in users:
+        require_in_good_standing(user)
+    rules = engine.get_ruleset(ruleset)
+    match = Match.objects.create(
+        ruleset=rules.name,
+        rules_version=rules.version,
+        target=rules.default_target,
+        turn_seconds=turn_seconds or settings.BALOOT["DEFAULT_TURN_SECONDS"],
+        visibility=visibility,
+        invite_code=secrets.token_urlsafe(6) if visibility == Visibility.PRIVATE else "",
+        created_by=users[0],
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(match=match, index=i, user=s)
+            if isinstance(s, User)
+            else Seat(match=match, index=i, bot=s)
+            for i, s in enumerate(seats)
+        ]
+    )
+    match_start(match)
     return match
 
 

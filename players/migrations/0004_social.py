@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("games", "0010_versioned_snapshots"),
-        ("players", "0002_ratings"),
+        ("players", "0003_matchmaking"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

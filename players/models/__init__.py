@@ -1,6 +1,7 @@
 """The players app's models, one module per feature."""
 
 from players.models.blocks import Block
+from players.models.matchmaking import Ticket, TicketStatus
 from players.models.ratings import RatedSeat, Rating, RatingChange, WeeklyGain
 from players.models.rematch import Rematch
 from players.models.social import Follow, Invitation, InvitationStatus
@@ -14,5 +15,7 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Rematch",
+    "Ticket",
+    "TicketStatus",
     "WeeklyGain",
 ]
