@@ -1,0 +1,44 @@
+"""What the players app keeps about a user who deleted their account, cleaned up in the
+deletion's own transaction (``accounts.events.AccountDeleted``; accounts cannot know this app).
+
+Follows and blocks either way go: they say who knew or avoided whom. Open invitations from or
+to the user are cancelled, a waiting quick-play ticket is cancelled, and a rematch proposal of a
+match they sat in expires, so it cannot seat an erased account in a new match. Ratings and their
+history stay (other players' results were computed against them); the leaderboards leave
+deleted accounts out.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from accounts.events import AccountDeleted
+from core import clock, events
+from players.models import (
+    Block,
+    Follow,
+    Invitation,
+    InvitationStatus,
+    Rematch,
+    Ticket,
+    TicketStatus,
+)
+
+
+def connect() -> None:
+    events.subscribe(AccountDeleted, on_account_deleted)
+
+
+def on_account_deleted(event: AccountDeleted) -> None:
+    user_id, now = event.user_id, clock.now()
+    Follow.objects.filter(Q(follower_id=user_id) | Q(followed_id=user_id)).delete()
+    Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).delete()
+    Invitation.objects.filter(
+        Q(inviter_id=user_id) | Q(invitee_id=user_id), status=InvitationStatus.PENDING
+    ).update(status=InvitationStatus.CANCELLED, responded_at=now)
+    Ticket.objects.filter(user_id=user_id, status=TicketStatus.WAITING).update(
+        status=TicketStatus.CANCELLED, cancelled_at=now
+    )
+    Rematch.objects.filter(
+        new_match__isnull=True, expires_at__gt=now, match__seats__user_id=user_id
+    ).update(expires_at=now)
