@@ -49,7 +49,7 @@ test: test-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # mypy with the Django and DRF plugins over the whole project, tests included ([tool.mypy]).
-MYPY_PATHS := baloot_site core accounts moderation games live bench scripts tests manage.py
+MYPY_PATHS := baloot_site core accounts moderation players games live bench scripts tests manage.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

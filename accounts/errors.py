@@ -22,7 +22,7 @@ class WrongPassword(DomainError):
 
     code = "wrong_password"
     status = 400
-    default_detail = _("That is not your current password.")  # type: ignore[assignment]
+    default_detail = _("That is not your current password.")
 
     def __init__(self, field: str) -> None:
         # A 400 names what is wrong in the body (api.md): the field that held the password.
