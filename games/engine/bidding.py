@@ -271,7 +271,11 @@ def ladder_legal(
     appears twice, open then closed."""
     assert ladder.rung is not None
     call = DoubleCall(ladder.rung.value)
-    if contract is not None and ruleset is not None and _chooses_lock(ladder.rung, contract, ruleset):
+    if (
+        contract is not None
+        and ruleset is not None
+        and _chooses_lock(ladder.rung, contract, ruleset)
+    ):
         return [Double(DoubleCall.PASS), Double(call, locked=False), Double(call, locked=True)]
     return [Double(DoubleCall.PASS), Double(call)]
 
@@ -281,9 +285,9 @@ def normalize_double(
 ) -> Double:
     """``double`` as the engine keeps it: ``locked`` a boolean exactly where the caller chooses
     (S10; absent means open), None everywhere else, where it is ignored (S11)."""
-    if ladder.rung is not None and double.call.value == ladder.rung.value:
-        if _chooses_lock(ladder.rung, contract, ruleset):
-            return Double(double.call, locked=bool(double.locked))
+    raising = ladder.rung is not None and double.call.value == ladder.rung.value
+    if raising and _chooses_lock(ladder.rung, contract, ruleset):
+        return Double(double.call, locked=bool(double.locked))
     return Double(double.call)
 
 

@@ -14,11 +14,7 @@ _VALUES = tuple(tuple(card_value(c, t) for c in range(32)) for t in (0, 1, 2, 3,
 
 # S5(b)/S6: for each card taken as a trump, the mask of the trumps of its suit that beat it.
 _TRUMPS_ABOVE = tuple(
-    sum(
-        1 << (c & ~7 | r)
-        for r in range(8)
-        if TRUMP_STRENGTH[r] > TRUMP_STRENGTH[c & 7]
-    )
+    sum(1 << (c & ~7 | r) for r in range(8) if TRUMP_STRENGTH[r] > TRUMP_STRENGTH[c & 7])
     for c in range(32)
 )
 

@@ -264,7 +264,11 @@ def _allocate_saudi(
 
 
 def _kaboot_hokum(ruleset: Ruleset) -> int:
-    return ruleset.kaboot_points if ruleset.kaboot_hokum_points is None else ruleset.kaboot_hokum_points
+    return (
+        ruleset.kaboot_points
+        if ruleset.kaboot_hokum_points is None
+        else ruleset.kaboot_hokum_points
+    )
 
 
 def _kaboot_value(contract: Contract, kaboot: int | None, ruleset: Ruleset) -> int:

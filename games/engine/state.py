@@ -409,9 +409,7 @@ def _sawa(state: GameState, seat: int, actions: tuple[tuple[int, Move], ...]) ->
     contract = state.contract
     assert contract is not None
     trump = contract.trump
-    valid = sawa_holds(
-        state.hands, seat, trump, state.locked, state.ruleset.compulsory_trumping
-    )
+    valid = sawa_holds(state.hands, seat, trump, state.locked, state.ruleset.compulsory_trumping)
     claim = SawaClaim(seat=seat, valid=valid)
     abnat, counts = state.abnat, state.trick_counts
     if valid:
