@@ -11,10 +11,27 @@ tricks memoized (different play orders often reach the same hands).
 
 from __future__ import annotations
 
-from .cards import Card, Suit, cards_of
+from .cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, Card, Suit, cards_of
 from .play import legal_play_mask, trick_abnat, trick_winner
 
 SAWA_MAX_CARDS = 4  # S20: tricks 5-8
+
+
+def _by_strength(strength: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+    # Per card, the other cards of its suit that beat it, weakest first.
+    return tuple(
+        tuple(
+            sorted(
+                (c & ~7 | r for r in range(8) if strength[r] > strength[c & 7]),
+                key=lambda x: strength[x & 7],
+            )
+        )
+        for c in range(32)
+    )
+
+
+_ABOVE_PLAIN = _by_strength(PLAIN_STRENGTH)
+_ABOVE_TRUMP = _by_strength(TRUMP_STRENGTH)
 
 
 def sawa_open(*, leading: bool, cards_in_hand: int) -> bool:
@@ -35,8 +52,30 @@ def sawa_holds(
     team = claimant % 2
     memo: dict[tuple[int, int], bool] = {}
 
-    def legal(hand: int, trick: tuple[Card, ...]) -> list[Card]:
-        return cards_of(legal_play_mask(hand, trick, trump, locked, compulsory))
+    def legal(h: list[int], seat: int, trick: tuple[Card, ...]) -> list[Card]:
+        """The legal cards of ``seat``, one of each run of equivalent ones, strongest first.
+
+        Only who takes each trick matters here, never its abnat, so two cards of one suit in
+        one hand with no live card (held, or in the current trick) between them in trick
+        order are interchangeable: whatever one does, the other does too (legality included,
+        since it depends only on suit and on beating the winner). Trying the strongest first
+        finds the team's winning card, and the opponents' breaking card, soonest."""
+        mask = legal_play_mask(h[seat], trick, trump, locked, compulsory)
+        live = h[0] | h[1] | h[2] | h[3]
+        for card in trick:
+            live |= 1 << card
+        keep: list[tuple[int, Card]] = []
+        for card in cards_of(mask):
+            trumped = card >> 3 == trump
+            above = _ABOVE_TRUMP[card] if trumped else _ABOVE_PLAIN[card]
+            # The next live card above it: if it is also ours to play, this one is redundant.
+            nxt = next((c for c in above if live >> c & 1), None)
+            if nxt is not None and mask >> nxt & 1:
+                continue
+            rank = (TRUMP_STRENGTH if trumped else PLAIN_STRENGTH)[card & 7]
+            keep.append((8 + rank if trumped else rank, card))
+        keep.sort(reverse=True)
+        return [card for _, card in keep]
 
     def all_tricks(h: tuple[int, int, int, int], leader: int) -> bool:
         if not h[leader]:
@@ -51,7 +90,7 @@ def sawa_holds(
         seat = (leader + len(trick)) % 4
         ours = seat % 2 == team
         hand = h[seat]
-        for card in legal(hand, trick):
+        for card in legal(h, seat, trick):
             h[seat] = hand & ~(1 << card)
             now = (*trick, card)
             if len(now) < 4:
