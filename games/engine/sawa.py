@@ -11,7 +11,7 @@ tricks memoized (different play orders often reach the same hands).
 
 from __future__ import annotations
 
-from .cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, Card, Suit, cards_of
+from .cards import PLAIN_STRENGTH, TRUMP_STRENGTH, Card, Suit, cards_of
 from .play import legal_play_mask, trick_abnat, trick_winner
 
 SAWA_MAX_CARDS = 4  # S20: tricks 5-8
