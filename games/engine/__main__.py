@@ -120,13 +120,13 @@ def print_sheet(state: GameState, out: TextIO) -> None:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = RULESETS[args.ruleset]
     try:
-        bot = load_bot(args.bot)
+        bot = load_bot(args.bot, ruleset)
     except ValueError as exc:
         sys.stderr.write(f"{exc}\n")
         return 2
     rng = random.Random(args.seed)
-    ruleset = RULESETS[args.ruleset]
     state = play_match(rng, [bot] * 4, ruleset=ruleset, dealer=args.dealer, target=args.target)
     header = f"seed {args.seed}, bots: {args.bot}, target {state.target}"
     if ruleset.name != "gamerules":  # the gamerules sheet stays as it always was
