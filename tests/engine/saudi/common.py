@@ -32,7 +32,9 @@ def hokum_doubling(scores: tuple[int, int] = (0, 0)) -> GameState:
 
 def sun_by_1(scores: tuple[int, int]) -> GameState:
     """PLAIN_HANDS, seat 1 calls Sun at once (no claimants, R14)."""
-    return calls(dealt(PLAIN_HANDS, recipient=1, face_up="KS", scores=scores, ruleset=SAUDI), "1 sun")
+    return calls(
+        dealt(PLAIN_HANDS, recipient=1, face_up="KS", scores=scores, ruleset=SAUDI), "1 sun"
+    )
 
 
 def dbl(call: str, locked: bool | None = None) -> Double:
