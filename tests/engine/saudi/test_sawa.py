@@ -35,14 +35,18 @@ def hokum_hearts_by_2() -> GameState:
     return state
 
 
+def random_card(state: GameState, rng: random.Random) -> GameState:
+    """One random legal card (never Sawa) by the seat to act."""
+    seat = to_act(state)
+    assert seat is not None
+    cards = [m for m in legal_moves(state) if isinstance(m, Play)]
+    return apply(state, seat, rng.choice(cards))
+
+
 def to_trick_5(state: GameState, rng: random.Random) -> GameState:
-    """Play random legal cards (never Sawa) until trick 5 is to be led."""
+    """Play random legal cards until trick 5 is to be led."""
     while len(state.tricks) < 4:
-        seat = to_act(state)
-        assert seat is not None
-        state = apply(
-            state, seat, rng.choice([m for m in legal_moves(state) if isinstance(m, Play)])
-        )
+        state = random_card(state, rng)
     return state
 
 
