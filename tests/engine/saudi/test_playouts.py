@@ -16,7 +16,7 @@ from games.engine.bidding import Mode
 from games.engine.bots import choose_move
 from games.engine.bots.claim import sure_sawa
 from games.engine.bots.normal import NormalConfig
-from games.engine.codec import finished_round_to_dict
+from games.engine.codec import finished_round_to_dict, state_from_snapshot, state_to_snapshot
 from games.engine.errors import EngineError
 from games.engine.moves import Bid, Call, Declare, Double, DoubleCall, Move, Play, Sawa
 from games.engine.observation import observation
@@ -82,6 +82,7 @@ def play_round(state: GameState, rng: random.Random, *, exhaustive: bool) -> Gam
                 state = apply(state, seat, Declare(projects))
         if exhaustive:
             assert_legal_moves_exact(state)
+            assert state_from_snapshot(state_to_snapshot(state)) == state
         moves = legal_moves(state)
         if Sawa() in moves and sure_sawa(observation(state, seat)):
             # The bots' claim test is sound: what it proves, the engine's judgement accepts.
@@ -177,6 +178,9 @@ def test_S26_random_saudi_matches_export_and_replay_equal() -> None:
         assert result.status == 0, result.output["error"]
         assert result.state == state
         assert result.output["winner"] == state.winner
+        # The snapshot keeps the saudi parts too: the lock choices, the claims, the hands shown.
+        back = state_from_snapshot(state_to_snapshot(state))
+        assert back == state and back.ruleset is SAUDI
 
 
 def test_S1_bots_play_saudi_matches_legally() -> None:

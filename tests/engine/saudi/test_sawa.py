@@ -174,7 +174,7 @@ def test_S23_S17_valid_sawa_completing_a_sweep_is_a_kaboot() -> None:
     assert result.abnat == (0, 162) and result.points == (0, 27)
 
 
-def test_S21_sawa_ends_the_round_and_reveals_the_hands_SE65_then_malformed() -> None:
+def test_SE65_S21_sawa_ends_the_round_reveals_the_hands_then_malformed() -> None:
     """S21, SE65: the claim is never refused; the round ends with the hands still held shown
     to everyone (observation and round log); any action after it is malformed."""
     state = find(False, team=0)
