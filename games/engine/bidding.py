@@ -264,18 +264,12 @@ def _chooses_lock(rung: Rung | None, contract: Contract, ruleset: Ruleset) -> bo
     )
 
 
-def ladder_legal(
-    ladder: Ladder, contract: Contract | None = None, ruleset: Ruleset | None = None
-) -> list[Double]:
+def ladder_legal(ladder: Ladder, contract: Contract, ruleset: Ruleset) -> list[Double]:
     """Pass and the one raise open now; a raise whose caller chooses the lock (S10, S11)
     appears twice, open then closed."""
     assert ladder.rung is not None
     call = DoubleCall(ladder.rung.value)
-    if (
-        contract is not None
-        and ruleset is not None
-        and _chooses_lock(ladder.rung, contract, ruleset)
-    ):
+    if _chooses_lock(ladder.rung, contract, ruleset):
         return [Double(DoubleCall.PASS), Double(call, locked=False), Double(call, locked=True)]
     return [Double(DoubleCall.PASS), Double(call)]
 
@@ -291,19 +285,15 @@ def normalize_double(
     return Double(double.call)
 
 
-def ladder_locked(ladder: Ladder, contract: Contract, ruleset: Ruleset | None = None) -> bool:
+def ladder_locked(ladder: Ladder, contract: Contract, ruleset: Ruleset) -> bool:
     """R23: Hokum at x2 or x4 (not Gahwa) is locked; under S10 only if that level's caller
     chose closed."""
     if contract.mode is not Mode.HOKUM or ladder.multiplier not in (2, 4) or ladder.gahwa:
         return False
-    if ruleset is not None and ruleset.lock_chosen_by_caller:
-        return ladder.closed
-    return True
+    return ladder.closed if ruleset.lock_chosen_by_caller else True
 
 
-def ladder_apply(
-    ladder: Ladder, double: Double, contract: Contract, ruleset: Ruleset | None = None
-) -> Ladder:
+def ladder_apply(ladder: Ladder, double: Double, contract: Contract, ruleset: Ruleset) -> Ladder:
     """Apply ``double`` (already normalized) by the seat to act. Raises IllegalMove."""
     if double not in ladder_legal(ladder, contract, ruleset):
         raise IllegalMove("illegal_call", f"{double.call.value} is not open now")
@@ -325,12 +315,7 @@ def ladder_apply(
     doubler = seat if rung is Rung.DOUBLE else ladder.doubler
     assert doubler is not None
     closed = bool(double.locked)  # Triple is always open (S10)
-    if (
-        ruleset is not None
-        and ruleset.sun_double_only
-        and contract.mode is Mode.SUN
-        and rung is Rung.DOUBLE
-    ):
+    if ruleset.sun_double_only and contract.mode is Mode.SUN and rung is Rung.DOUBLE:
         # S8: Sun has one step; play starts at once.
         return Ladder(rung=None, queue=(), multiplier=2, doubler=doubler)
     # Triple and Gahwa belong to the declarer, Four to the doubler (R21).

@@ -10,9 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .bidding import Contract, Mode
-from .cards import ACE, KING, QUEEN
-from .moves import Project, ProjectKind
-from .projects import BALOOT_POINTS, awarded_team, project_points, project_raw
+from .cards import ACE
+from .moves import Project
+from .projects import (
+    BALOOT_POINTS,
+    awarded_team,
+    is_hundred_of_kings_or_queens,
+    project_points,
+    project_raw,
+)
 from .rulesets import Ruleset
 
 SUN_BASE = 26
@@ -202,11 +208,7 @@ def _declared_kings_or_queens_100(
     seat: int, declarations: tuple[tuple[int, tuple[Project, ...]], ...]
 ) -> bool:
     return any(
-        s == seat
-        and p.kind is ProjectKind.HUNDRED
-        and len(p.cards) == 4
-        and len({c & 7 for c in p.cards}) == 1
-        and p.cards[0] & 7 in (KING, QUEEN)
+        s == seat and is_hundred_of_kings_or_queens(p)
         for s, projects in declarations
         for p in projects
     )

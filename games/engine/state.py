@@ -221,7 +221,7 @@ def legal_moves(state: GameState) -> list[Move]:
         assert state.bidding is not None and state.face_up is not None
         return list(bid_legal(state.bidding, state.face_up >> 3, state.ruleset, state.face_up))
     if phase is Phase.DOUBLING:
-        assert state.ladder is not None
+        assert state.ladder is not None and state.contract is not None
         return list(ladder_legal(state.ladder, state.contract, state.ruleset))
     return []
 
