@@ -49,9 +49,10 @@ def _strength(card: Card, trump: Suit | None) -> int:
     return PLAIN_STRENGTH[card & 7]
 
 
-def position(
-    rng: random.Random, biased: bool
-) -> tuple[tuple[int, int, int, int], int, Suit | None, bool]:
+Position = tuple[tuple[int, int, int, int], int, Suit | None, bool]
+
+
+def position(rng: random.Random, biased: bool) -> Position:
     cards = rng.sample(range(32), 16)
     trump: Suit | None = rng.randrange(4) if rng.random() < 0.5 else None
     claimant = rng.randrange(4)
@@ -78,11 +79,13 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     by_kind: dict[str, Timings] = {}
+    slowest: list[tuple[float, Position]] = []
     for i in range(args.positions):
         hands, claimant, trump, locked = position(rng, biased=i % 2 == 1)
         wall, cpu = time.perf_counter(), time.process_time()
         valid = sawa_holds(hands, claimant, trump, locked, compulsory=True)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        slowest.append((cpu, (hands, claimant, trump, locked)))
         kind = f"{'hokum' if trump is not None else 'sun'} {'valid' if valid else 'false'}"
         timings = by_kind.setdefault(kind, Timings())
         timings.wall.append(wall)
@@ -94,6 +97,19 @@ def main() -> None:
         worst = max(max(getattr(t, name)) for t in by_kind.values()) * 1e3
         verdict = "within" if worst < BUDGET_MS else "OVER"
         print(f"worst {name}: {worst:.2f} ms, {verdict} the {BUDGET_MS:.0f} ms budget")
+    # The 20 costliest positions again, best of 5 each: the search's own time, without the
+    # moments another process held the core (timeit's reasoning).
+    slowest.sort(key=lambda item: -item[0])
+    best = 0.0
+    for _, (hands, claimant, trump, locked) in slowest[:20]:
+        runs = []
+        for _ in range(5):
+            start = time.perf_counter()
+            sawa_holds(hands, claimant, trump, locked, compulsory=True)
+            runs.append(time.perf_counter() - start)
+        best = max(best, min(runs))
+    verdict = "within" if best * 1e3 < BUDGET_MS else "OVER"
+    print(f"worst position, best of 5 wall: {best * 1e3:.2f} ms, {verdict} the budget")
 
 
 if __name__ == "__main__":

@@ -11,27 +11,22 @@ tricks memoized (different play orders often reach the same hands).
 
 from __future__ import annotations
 
-from .cards import PLAIN_STRENGTH, TRUMP_STRENGTH, Card, Suit, cards_of
+from .cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, Card, Suit, cards_of
 from .play import legal_play_mask, trick_abnat, trick_winner
 
 SAWA_MAX_CARDS = 4  # S20: tricks 5-8
 
 
-def _by_strength(strength: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
-    # Per card, the other cards of its suit that beat it, weakest first.
+def _strongest_first(strength: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+    # Per suit, its 8 cards from the strongest down.
     return tuple(
-        tuple(
-            sorted(
-                (c & ~7 | r for r in range(8) if strength[r] > strength[c & 7]),
-                key=lambda x: strength[x & 7],
-            )
-        )
-        for c in range(32)
+        tuple(suit * 8 + r for r in sorted(range(8), key=lambda r: -strength[r]))
+        for suit in range(4)
     )
 
 
-_ABOVE_PLAIN = _by_strength(PLAIN_STRENGTH)
-_ABOVE_TRUMP = _by_strength(TRUMP_STRENGTH)
+_PLAIN_DOWN = _strongest_first(PLAIN_STRENGTH)
+_TRUMP_DOWN = _strongest_first(TRUMP_STRENGTH)
 
 
 def sawa_open(*, leading: bool, cards_in_hand: int) -> bool:
@@ -51,31 +46,38 @@ def sawa_holds(
     trick of ``hands`` (masks) against every legal defence."""
     team = claimant % 2
     memo: dict[tuple[int, int], bool] = {}
+    # Trumps first: the likeliest to take a trick (within a suit the walk goes top down).
+    suit_order = (trump, *(x for x in range(4) if x != trump)) if trump is not None else range(4)
 
     def legal(h: list[int], seat: int, trick: tuple[Card, ...]) -> list[Card]:
-        """The legal cards of ``seat``, one of each run of equivalent ones, strongest first.
+        """The legal cards of ``seat``, one of each run of equivalent ones, trumps first and
+        each suit from the top.
 
         Only who takes each trick matters here, never its abnat, so two cards of one suit in
         one hand with no live card (held, or in the current trick) between them in trick
         order are interchangeable: whatever one does, the other does too (legality included,
-        since it depends only on suit and on beating the winner). Trying the strongest first
-        finds the team's winning card, and the opponents' breaking card, soonest."""
+        since it depends only on suit and on beating the winner). Trying the strong cards
+        first finds the team's winning card, and the opponents' breaking card, soonest."""
         mask = legal_play_mask(h[seat], trick, trump, locked, compulsory)
+        if not mask & (mask - 1):
+            return [mask.bit_length() - 1]  # a single card
         live = h[0] | h[1] | h[2] | h[3]
         for card in trick:
             live |= 1 << card
-        keep: list[tuple[int, Card]] = []
-        for card in cards_of(mask):
-            trumped = card >> 3 == trump
-            above = _ABOVE_TRUMP[card] if trumped else _ABOVE_PLAIN[card]
-            # The next live card above it: if it is also ours to play, this one is redundant.
-            nxt = next((c for c in above if live >> c & 1), None)
-            if nxt is not None and mask >> nxt & 1:
+        keep: list[Card] = []
+        for suit in suit_order:
+            if not mask & SUIT_MASK[suit]:
                 continue
-            rank = (TRUMP_STRENGTH if trumped else PLAIN_STRENGTH)[card & 7]
-            keep.append((8 + rank if trumped else rank, card))
-        keep.sort(reverse=True)
-        return [card for _, card in keep]
+            # Walk the suit's live cards from the top: a card of ours right below another
+            # of ours (no live card between) repeats it.
+            below_ours = False
+            for card in _TRUMP_DOWN[suit] if suit == trump else _PLAIN_DOWN[suit]:
+                if live >> card & 1:
+                    ours = bool(mask >> card & 1)
+                    if ours and not below_ours:
+                        keep.append(card)
+                    below_ours = ours
+        return keep
 
     def all_tricks(h: tuple[int, int, int, int], leader: int) -> bool:
         if not h[leader]:
