@@ -10,7 +10,7 @@ TS_CLIENT := tests/clients/ts
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-deps lint format bench bench-load bench-live bench-leaderboard bots-eval schema demo clean system-deps
+.PHONY: run test test-deps lint format bench bench-sawa bench-load bench-live bench-leaderboard bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -71,6 +71,10 @@ bench: $(STAMP)
 	$(PY) -m bench.http
 	$(PY) -m bench.sweep
 	$(PY) -m bench.bot_tables --seconds 20
+
+# Sawa adjudication (rules-saudi.md S22) at its worst case, 4 cards a hand (bench/sawa.py).
+bench-sawa: $(STAMP)
+	$(PY) -m bench.sawa
 
 # gunicorn + Celery worker + beat against PostgreSQL and Redis on this machine (loopback).
 bench-load: $(STAMP)

@@ -1,4 +1,5 @@
-"""The pure Baloot rules engine (ruleset ``gamerules``, rules.md R1-R43).
+"""The pure Baloot rules engine (rulesets ``gamerules``, rules.md R1-R43, and ``saudi``,
+rules-saudi.md S1-S30).
 
 No Django, no database, no I/O, no global randomness. The API in one place::
 
@@ -37,11 +38,13 @@ from .moves import (
     Play,
     Project,
     ProjectKind,
+    Sawa,
 )
 from .observation import Observation, observation
 from .projects import available_projects, best_declaration
 from .replay import ReplayRefused, rebuild, replay_round
-from .rulesets import GAMERULES, RULESETS, Ruleset, get_ruleset
+from .rulesets import GAMERULES, RULESETS, SAUDI, Ruleset, get_ruleset
+from .scoring import SawaClaim
 from .state import (
     GameState,
     Outcome,
@@ -61,6 +64,7 @@ from .state import (
 __all__ = [
     "GAMERULES",
     "RULESETS",
+    "SAUDI",
     "SNAPSHOT_VERSION",
     "Bid",
     "Call",
@@ -85,6 +89,8 @@ __all__ = [
     "RoundLog",
     "RoundStatus",
     "Ruleset",
+    "Sawa",
+    "SawaClaim",
     "SnapshotError",
     "Trick",
     "apply",

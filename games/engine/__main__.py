@@ -15,6 +15,7 @@ from typing import TextIO
 
 from .cards import suit_str
 from .record import EXIT_NOT_A_RECORD, replay_text
+from .rulesets import RULESETS
 from .selfplay import load_bot, play_match
 from .state import GameState, RoundLog, RoundStatus
 
@@ -75,9 +76,16 @@ def _outcome_text(log: RoundLog) -> str:
     result = log.result
     if log.status is RoundStatus.REDEAL:
         return "redeal"
+    outcome = "failed" if result.bidder_failed else "made"
+    if result.sawa is not None:  # S25: who called it, and whether it held
+        outcome = (
+            f"{outcome}, sawa {result.sawa.seat}"
+            if result.sawa.valid
+            else (f"false sawa {result.sawa.seat}")
+        )
     if result.gahwa_winner is not None:
         return f"gahwa won by {TEAMS[result.gahwa_winner]}"
-    return "failed" if result.bidder_failed else "made"
+    return outcome
 
 
 SHEET_HEADER = (
@@ -112,14 +120,18 @@ def print_sheet(state: GameState, out: TextIO) -> None:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = RULESETS[args.ruleset]
     try:
-        bot = load_bot(args.bot)
+        bot = load_bot(args.bot, ruleset)
     except ValueError as exc:
         sys.stderr.write(f"{exc}\n")
         return 2
     rng = random.Random(args.seed)
-    state = play_match(rng, [bot] * 4, dealer=args.dealer, target=args.target)
-    out.write(f"seed {args.seed}, bots: {args.bot}, target {state.target}\n")
+    state = play_match(rng, [bot] * 4, ruleset=ruleset, dealer=args.dealer, target=args.target)
+    header = f"seed {args.seed}, bots: {args.bot}, target {state.target}"
+    if ruleset.name != "gamerules":  # the gamerules sheet stays as it always was
+        header += f", ruleset {ruleset.name}"
+    out.write(header + "\n")
     print_sheet(state, out)
     return 0
 
@@ -136,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bot", default="random", help="random, or a module of games.engine.bots")
     play.add_argument("--dealer", type=int, choices=range(4), default=None)
     play.add_argument("--target", type=int, default=None)
+    play.add_argument("--ruleset", choices=sorted(RULESETS), default="gamerules")
     play.set_defaults(func=cmd_play)
     return parser
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import Suit
+from .cards import ACE, Suit
 from .errors import IllegalMove
 from .moves import Bid, Call, Double, DoubleCall
 from .rulesets import Ruleset
@@ -73,12 +73,19 @@ def bidding_start(dealer: int) -> Bidding:
     return Bidding(stage=Stage.R1_OPEN, order=order, queue=order)
 
 
-def may_ashkal(bidding: Bidding, seat: int, ruleset: Ruleset) -> bool:
-    # R10: only the dealer's left and the dealer.
+def may_ashkal(bidding: Bidding, seat: int, ruleset: Ruleset, face_up: int | None = None) -> bool:
+    # R10: only the dealer's left and the dealer. S3: never on a face-up Ace, where the
+    # ruleset says so.
+    if not ruleset.ashkal_on_ace and face_up is not None and face_up & 7 == ACE:
+        return False
     return bidding.order.index(seat) in ruleset.ashkal_positions
 
 
-def bid_legal(bidding: Bidding, face_suit: Suit, ruleset: Ruleset) -> list[Bid]:
+def bid_legal(
+    bidding: Bidding, face_suit: Suit, ruleset: Ruleset, face_up: int | None = None
+) -> list[Bid]:
+    """The calls open to the seat to act. ``face_up`` (the card itself) matters only to a
+    ruleset that bans Ashkal on an Ace (S3)."""
     seat = bidding.to_act
     stage = bidding.stage
     if stage is Stage.R1_CONFIRM:  # R13: exactly these two, no Ashkal
@@ -89,7 +96,7 @@ def bid_legal(bidding: Bidding, face_suit: Suit, ruleset: Ruleset) -> list[Bid]:
     if stage in (Stage.R1_OPEN, Stage.R2_OPEN):
         calls.append(Bid(Call.HOKUM))
     calls.append(Bid(Call.SUN))
-    if may_ashkal(bidding, seat, ruleset):
+    if may_ashkal(bidding, seat, ruleset, face_up):
         calls.append(Bid(Call.ASHKAL))
     return calls
 
@@ -126,7 +133,7 @@ def _sun_claim(bidding: Bidding, caller: int, kind: Call, face_up: int) -> Biddi
 def bid_apply(bidding: Bidding, bid: Bid, face_up: int, ruleset: Ruleset) -> Bidding | BidOutcome:
     """Apply ``bid`` by the seat to act (the caller checked the turn). Raises IllegalMove."""
     face_suit = face_up >> 3
-    if bid not in bid_legal(bidding, face_suit, ruleset):
+    if bid not in bid_legal(bidding, face_suit, ruleset, face_up):
         raise IllegalMove("illegal_call", _refusal(bidding, bid, face_suit))
     seat = bidding.to_act
     stage = bidding.stage
@@ -220,6 +227,8 @@ class Ladder:
     multiplier: int = 1
     doubler: int | None = None
     gahwa: bool = False
+    # S10: the caller of the level reached so far chose closed (only Double and Four choose).
+    closed: bool = False
 
     @property
     def to_act(self) -> int:
@@ -235,6 +244,8 @@ def doubling_allowed(contract: Contract, scores: tuple[int, int], ruleset: Rules
         return True
     threshold = ruleset.sun_doubling_threshold
     team = contract.bidder_team
+    if ruleset.sun_doubling_opponents_max is not None:  # S9: opponents at 100 or less
+        return scores[team] > threshold and scores[1 - team] <= ruleset.sun_doubling_opponents_max
     return scores[team] > threshold and scores[1 - team] < threshold
 
 
@@ -244,30 +255,69 @@ def ladder_start(contract: Contract) -> Ladder:
     return Ladder(rung=Rung.DOUBLE, queue=((declarer + 1) % 4, (declarer + 3) % 4))
 
 
-def ladder_legal(ladder: Ladder) -> list[Double]:
+def _chooses_lock(rung: Rung | None, contract: Contract, ruleset: Ruleset) -> bool:
+    # S10: in Hokum the caller of Double and of Four says open or closed.
+    return (
+        ruleset.lock_chosen_by_caller
+        and contract.mode is Mode.HOKUM
+        and rung in (Rung.DOUBLE, Rung.FOUR)
+    )
+
+
+def ladder_legal(ladder: Ladder, contract: Contract, ruleset: Ruleset) -> list[Double]:
+    """Pass and the one raise open now; a raise whose caller chooses the lock (S10, S11)
+    appears twice, open then closed."""
     assert ladder.rung is not None
-    return [Double(DoubleCall.PASS), Double(DoubleCall(ladder.rung.value))]
+    call = DoubleCall(ladder.rung.value)
+    if _chooses_lock(ladder.rung, contract, ruleset):
+        return [Double(DoubleCall.PASS), Double(call, locked=False), Double(call, locked=True)]
+    return [Double(DoubleCall.PASS), Double(call)]
 
 
-def ladder_locked(ladder: Ladder, contract: Contract) -> bool:
-    """R23: Hokum at x2 or x4 (not Gahwa) is locked."""
-    return contract.mode is Mode.HOKUM and ladder.multiplier in (2, 4) and not ladder.gahwa
+def normalize_double(
+    double: Double, ladder: Ladder, contract: Contract, ruleset: Ruleset
+) -> Double:
+    """``double`` as the engine keeps it: ``locked`` a boolean exactly where the caller chooses
+    (S10; absent means open), None everywhere else, where it is ignored (S11)."""
+    raising = ladder.rung is not None and double.call.value == ladder.rung.value
+    if raising and _chooses_lock(ladder.rung, contract, ruleset):
+        return Double(double.call, locked=bool(double.locked))
+    return Double(double.call)
 
 
-def ladder_apply(ladder: Ladder, double: Double, contract: Contract) -> Ladder:
-    if double not in ladder_legal(ladder):
+def ladder_locked(ladder: Ladder, contract: Contract, ruleset: Ruleset) -> bool:
+    """R23: Hokum at x2 or x4 (not Gahwa) is locked; under S10 only if that level's caller
+    chose closed."""
+    if contract.mode is not Mode.HOKUM or ladder.multiplier not in (2, 4) or ladder.gahwa:
+        return False
+    return ladder.closed if ruleset.lock_chosen_by_caller else True
+
+
+def ladder_apply(ladder: Ladder, double: Double, contract: Contract, ruleset: Ruleset) -> Ladder:
+    """Apply ``double`` (already normalized) by the seat to act. Raises IllegalMove."""
+    if double not in ladder_legal(ladder, contract, ruleset):
         raise IllegalMove("illegal_call", f"{double.call.value} is not open now")
     seat = ladder.to_act
     rung = ladder.rung
     if double.call is DoubleCall.PASS:
         if rung is Rung.DOUBLE and len(ladder.queue) > 1:
             return Ladder(rung=rung, queue=ladder.queue[1:])
-        return Ladder(rung=None, queue=(), multiplier=ladder.multiplier, doubler=ladder.doubler)
+        return Ladder(
+            rung=None,
+            queue=(),
+            multiplier=ladder.multiplier,
+            doubler=ladder.doubler,
+            closed=ladder.closed,
+        )
     assert rung is not None
     if rung is Rung.GAHWA:  # R24
         return Ladder(rung=None, queue=(), multiplier=4, doubler=ladder.doubler, gahwa=True)
     doubler = seat if rung is Rung.DOUBLE else ladder.doubler
     assert doubler is not None
+    closed = bool(double.locked)  # Triple is always open (S10)
+    if ruleset.sun_double_only and contract.mode is Mode.SUN and rung is Rung.DOUBLE:
+        # S8: Sun has one step; play starts at once.
+        return Ladder(rung=None, queue=(), multiplier=2, doubler=doubler)
     # Triple and Gahwa belong to the declarer, Four to the doubler (R21).
     next_rung = _NEXT_RUNG[rung]
     next_seat = doubler if next_rung is Rung.FOUR else contract.declarer
@@ -276,4 +326,5 @@ def ladder_apply(ladder: Ladder, double: Double, contract: Contract) -> Ladder:
         queue=(next_seat,),
         multiplier=ladder.multiplier + 1,
         doubler=doubler,
+        closed=closed,
     )

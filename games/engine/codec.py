@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -33,10 +34,11 @@ from .moves import (
     Play,
     Project,
     ProjectKind,
+    Sawa,
 )
 from .observation import Observation
-from .rulesets import RULESETS, Ruleset
-from .scoring import RoundResult
+from .rulesets import GAMERULES, RULESETS, Ruleset
+from .scoring import RoundResult, SawaClaim
 from .state import GameState, Phase, RoundLog, RoundStatus, Trick, legal_moves, to_act
 
 LIVE_PHASES = (Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING)
@@ -58,7 +60,11 @@ def move_to_dict(move: Move) -> dict[str, Any]:
             out["suit"] = suit_str(move.suit)
         return out
     if isinstance(move, Double):
-        return {"type": "double", "call": move.call.value}
+        if move.locked is None:
+            return {"type": "double", "call": move.call.value}
+        return {"type": "double", "call": move.call.value, "locked": move.locked}  # S11
+    if isinstance(move, Sawa):
+        return {"type": "sawa"}
     return {"type": "declare", "projects": [project_to_dict(p) for p in move.projects]}
 
 
@@ -88,11 +94,17 @@ def project_from_dict(data: object) -> Project:
     return Project(kind=kind, cards=parsed)
 
 
-def move_from_dict(data: object) -> Move:
-    """Parse a record-format action (``seat`` and unknown keys are ignored)."""
+def move_from_dict(data: object, ruleset: Ruleset = GAMERULES) -> Move:
+    """Parse a record-format action (``seat`` and unknown keys are ignored) of a record in
+    ``ruleset``: ``sawa`` and a Double's ``locked`` exist only where the ruleset has them
+    (S11, S20); elsewhere ``sawa`` is an unknown type and ``locked`` an unknown key."""
     if not isinstance(data, dict):
         raise MalformedMove("a move must be a JSON object")
     move_type = _enum(MoveType, data.get("type"), "move type")
+    if move_type is MoveType.SAWA:
+        if not ruleset.sawa:
+            raise MalformedMove(f"unknown move type: {data.get('type')!r}")
+        return Sawa()
     if move_type is MoveType.PLAY:
         try:
             return Play(card=parse_card(data.get("card")))
@@ -108,7 +120,14 @@ def move_from_dict(data: object) -> Move:
         except ValueError as exc:
             raise MalformedMove(str(exc)) from None
     if move_type is MoveType.DOUBLE:
-        return Double(call=_enum(DoubleCall, data.get("call"), "doubling call"))
+        double_call = _enum(DoubleCall, data.get("call"), "doubling call")
+        if not ruleset.lock_chosen_by_caller or "locked" not in data:
+            return Double(call=double_call)
+        locked = data["locked"]
+        if not isinstance(locked, bool):
+            raise MalformedMove(f"locked must be a boolean: {locked!r}")
+        # Where it is ignored (pass, triple, gahwa, Sun) the engine drops it when applied.
+        return Double(call=double_call, locked=locked)
     projects = data.get("projects")
     if not isinstance(projects, list):
         raise MalformedMove("projects must be a list")
@@ -150,7 +169,13 @@ def trick_to_dict(trick: Trick) -> dict[str, Any]:
     }
 
 
-def result_to_dict(result: RoundResult) -> dict[str, Any]:
+def sawa_to_dict(claim: SawaClaim | None) -> dict[str, Any] | None:
+    return None if claim is None else {"seat": claim.seat, "valid": claim.valid}
+
+
+def result_to_dict(result: RoundResult, *, with_sawa: bool = False) -> dict[str, Any]:
+    """A round's ``result``; ``with_sawa`` (a ruleset with Sawa) adds the key ``sawa`` (S25),
+    which a `gamerules` result never has (S2)."""
     declared = [
         {"seat": seat, **project_to_dict(project)}
         for seat, projects in result.declared
@@ -170,18 +195,26 @@ def result_to_dict(result: RoundResult) -> dict[str, Any]:
         "bidder_failed": result.bidder_failed,
         "points": list(result.points),
         "gahwa_winner": result.gahwa_winner,
+        **({"sawa": sawa_to_dict(result.sawa)} if with_sawa else {}),
     }
 
 
-def finished_round_to_dict(log: RoundLog) -> dict[str, Any]:
+def finished_round_to_dict(log: RoundLog, *, with_sawa: bool = False) -> dict[str, Any]:
     return {
         "dealer": log.dealer,
         "face_up": card_str(log.deck[20]),
         "status": log.status.value,
         "contract": contract_to_dict(log.contract, log.multiplier, log.gahwa, log.locked),
         "tricks": [trick_to_dict(t) for t in log.tricks],
-        "result": result_to_dict(log.result),
+        "result": result_to_dict(log.result, with_sawa=with_sawa),
     }
+
+
+def revealed_hands_to_dict(log: RoundLog) -> list[list[str]] | None:
+    """S21: the hands still held when a Sawa ended ``log``'s round, else None."""
+    if log.revealed_hands is None:
+        return None
+    return [card_names(cards_of(h)) for h in log.revealed_hands]
 
 
 def live_round_to_dict(state: GameState) -> dict[str, Any]:
@@ -213,7 +246,7 @@ def round_to_dict(state: GameState) -> dict[str, Any]:
     """The output of the round ``state`` is in, or of the round that just ended."""
     if state.phase in LIVE_PHASES:
         return live_round_to_dict(state)
-    return finished_round_to_dict(state.history[-1])
+    return finished_round_to_dict(state.history[-1], with_sawa=state.ruleset.sawa)
 
 
 def next_to_dict(state: GameState) -> dict[str, Any] | None:
@@ -269,6 +302,12 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "legal_moves": [move_to_dict(m) for m in obs.legal_moves],
         "projects_available": [project_to_dict(p) for p in obs.projects_available],
         "projects_suggested": [project_to_dict(p) for p in obs.projects_suggested],
+        # S21: present only after a round ended by Sawa (never in `gamerules`).
+        **(
+            {"revealed_hands": [card_names(h) for h in obs.revealed_hands]}
+            if obs.revealed_hands is not None
+            else {}
+        ),
     }
 
 
@@ -315,7 +354,11 @@ def _snap_move(move: Move) -> dict[str, Any]:
     if isinstance(move, Bid):
         return {"type": "bid", "call": move.call.value, "suit": move.suit}
     if isinstance(move, Double):
-        return {"type": "double", "call": move.call.value}
+        if move.locked is None:
+            return {"type": "double", "call": move.call.value}
+        return {"type": "double", "call": move.call.value, "locked": move.locked}
+    if isinstance(move, Sawa):
+        return {"type": "sawa"}
     return {"type": "declare", "projects": _snap_projects(move.projects)}
 
 
@@ -326,7 +369,9 @@ def _unsnap_move(data: Mapping[str, Any]) -> Move:
     if kind == "bid":
         return Bid(Call(data["call"]), data["suit"])
     if kind == "double":
-        return Double(DoubleCall(data["call"]))
+        return Double(DoubleCall(data["call"]), data.get("locked"))
+    if kind == "sawa":
+        return Sawa()
     if kind == "declare":
         return Declare(_unsnap_projects(data["projects"]))
     raise SnapshotError(f"unknown move type {kind!r}")
@@ -361,27 +406,23 @@ def _unsnap_declarations(
 
 
 def _snap_ruleset(ruleset: Ruleset) -> dict[str, Any]:
+    # Every option by name; tuples as lists.
     return {
-        "name": ruleset.name,
-        "version": ruleset.version,
-        "default_target": ruleset.default_target,
-        "kaboot_points": ruleset.kaboot_points,
-        "kaboot_ace_points": ruleset.kaboot_ace_points,
-        "sun_doubling_threshold": ruleset.sun_doubling_threshold,
-        "ashkal_positions": list(ruleset.ashkal_positions),
+        f.name: list(value) if isinstance(value, tuple) else value
+        for f in fields(Ruleset)
+        for value in (getattr(ruleset, f.name),)
     }
 
 
 def _unsnap_ruleset(data: Mapping[str, Any]) -> Ruleset:
-    ruleset = Ruleset(
-        name=data["name"],
-        version=data["version"],
-        default_target=data["default_target"],
-        kaboot_points=data["kaboot_points"],
-        kaboot_ace_points=data["kaboot_ace_points"],
-        sun_doubling_threshold=data["sun_doubling_threshold"],
-        ashkal_positions=tuple(data["ashkal_positions"]),
-    )
+    # An option missing from the snapshot was written before the option existed: its default
+    # is the behaviour that snapshot was taken under.
+    values: dict[str, Any] = {
+        f.name: tuple(data[f.name]) if isinstance(data[f.name], list) else data[f.name]
+        for f in fields(Ruleset)
+        if f.name in data
+    }
+    ruleset = Ruleset(**values)
     # Hand back the registered object when it is the same ruleset, so identity checks hold.
     registered = RULESETS.get(ruleset.name)
     return registered if registered == ruleset else ruleset
@@ -448,6 +489,7 @@ def _snap_ladder(ladder: Ladder | None) -> dict[str, Any] | None:
         "multiplier": ladder.multiplier,
         "doubler": ladder.doubler,
         "gahwa": ladder.gahwa,
+        "closed": ladder.closed,
     }
 
 
@@ -460,6 +502,7 @@ def _unsnap_ladder(data: Mapping[str, Any] | None) -> Ladder | None:
         multiplier=data["multiplier"],
         doubler=data["doubler"],
         gahwa=data["gahwa"],
+        closed=data.get("closed", False),
     )
 
 
@@ -494,6 +537,7 @@ def _snap_result(result: RoundResult) -> dict[str, Any]:
         "bidder_failed": result.bidder_failed,
         "points": list(result.points),
         "gahwa_winner": result.gahwa_winner,
+        "sawa": sawa_to_dict(result.sawa),
     }
 
 
@@ -510,6 +554,7 @@ def _unsnap_result(data: Mapping[str, Any]) -> RoundResult:
         bidder_failed=data["bidder_failed"],
         points=_pair(data["points"]),
         gahwa_winner=data["gahwa_winner"],
+        sawa=None if data.get("sawa") is None else SawaClaim(**data["sawa"]),
     )
 
 
@@ -527,6 +572,9 @@ def _snap_log(log: RoundLog) -> dict[str, Any]:
         "result": _snap_result(log.result),
         "status": log.status.value,
         "scores_after": list(log.scores_after),
+        "revealed_hands": None
+        if log.revealed_hands is None
+        else [_cards(cards_of(h)) for h in log.revealed_hands],
     }
 
 
@@ -544,7 +592,15 @@ def _unsnap_log(data: Mapping[str, Any]) -> RoundLog:
         result=_unsnap_result(data["result"]),
         status=RoundStatus(data["status"]),
         scores_after=_pair(data["scores_after"]),
+        revealed_hands=_unsnap_hands(data.get("revealed_hands")),
     )
+
+
+def _unsnap_hands(data: Sequence[Sequence[str]] | None) -> tuple[int, int, int, int] | None:
+    if data is None:
+        return None
+    masks = [sum(1 << c for c in _uncards(names)) for names in data]
+    return (masks[0], masks[1], masks[2], masks[3])
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:

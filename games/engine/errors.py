@@ -16,6 +16,10 @@ ILLEGAL_CODES = frozenset(
         "invalid_project",
     }
 )
+# rules-saudi.md S.3: the refusals of compulsory trumping, after must_follow_suit in check order.
+# Kept apart so that ILLEGAL_CODES stays the record format's gamerules list.
+SAUDI_ILLEGAL_CODES = frozenset({"must_trump", "must_overtrump"})
+ALL_ILLEGAL_CODES = ILLEGAL_CODES | SAUDI_ILLEGAL_CODES
 
 
 class EngineError(Exception):
@@ -34,6 +38,6 @@ class MalformedMove(EngineError):
 
 class IllegalMove(EngineError):
     def __init__(self, code: str, message: str) -> None:
-        if code not in ILLEGAL_CODES:
+        if code not in ALL_ILLEGAL_CODES:
             raise ValueError(f"unknown illegal-move code {code!r}")
         super().__init__(message, code=code)

@@ -39,6 +39,7 @@ class MoveType(StrEnum):
     DOUBLE = "double"
     DECLARE = "declare"
     PLAY = "play"
+    SAWA = "sawa"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,9 @@ class Bid:
 @dataclass(frozen=True, slots=True)
 class Double:
     call: DoubleCall
+    # S10: closed (True) or open (False), only where the caller chooses (a Hokum Double or
+    # Four in `saudi`); None everywhere else, and always in `gamerules`.
+    locked: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,4 +72,9 @@ class Play:
     card: Card
 
 
-Move = Bid | Double | Declare | Play
+@dataclass(frozen=True, slots=True)
+class Sawa:
+    """S20: the seat to lead claims every remaining trick for its team."""
+
+
+Move = Bid | Double | Declare | Play | Sawa

@@ -53,6 +53,9 @@ class Observation:
     projects_available: tuple[Project, ...]
     projects_suggested: tuple[Project, ...]
     winner: int | None
+    # S21: between rounds, after a round ended by Sawa, the hands that were still held (they
+    # are shown to everyone the moment the claim is judged); None otherwise.
+    revealed_hands: tuple[tuple[Card, ...], ...] | None = None
 
 
 def observation(state: GameState, seat: int | None) -> Observation:
@@ -106,4 +109,12 @@ def observation(state: GameState, seat: int | None) -> Observation:
         projects_available=available,
         projects_suggested=suggested,
         winner=state.winner,
+        revealed_hands=_revealed(state),
     )
+
+
+def _revealed(state: GameState) -> tuple[tuple[Card, ...], ...] | None:
+    if state.phase not in (Phase.DEAL, Phase.FINISHED) or not state.history:
+        return None
+    hands = state.history[-1].revealed_hands
+    return None if hands is None else tuple(tuple(cards_of(h)) for h in hands)

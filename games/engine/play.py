@@ -1,4 +1,5 @@
-"""Play: legal cards, the lock on leading trump, trick winners and abnat (R23, R25-R28)."""
+"""Play: legal cards, the lock on leading trump, trick winners and abnat (R23, R25-R28), and
+the Saudi compulsory trumping and over-trumping in Hokum (rules-saudi.md S5-S7)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,62 @@ TRICKS_PER_ROUND = 8  # R28
 # close thousands of tricks per decision, so the values are looked up, not recomputed.
 _VALUES = tuple(tuple(card_value(c, t) for c in range(32)) for t in (0, 1, 2, 3, None))
 
+# S5(b)/S6: for each card taken as a trump, the mask of the trumps of its suit that beat it.
+_TRUMPS_ABOVE = tuple(
+    sum(1 << (c & ~7 | r) for r in range(8) if TRUMP_STRENGTH[r] > TRUMP_STRENGTH[c & 7])
+    for c in range(32)
+)
 
-def legal_play_mask(hand: int, trick: tuple[Card, ...], trump: Suit | None, locked: bool) -> int:
-    """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader first)."""
+
+def legal_play_mask(
+    hand: int,
+    trick: tuple[Card, ...],
+    trump: Suit | None,
+    locked: bool,
+    compulsory: bool = False,
+) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader first);
+    ``compulsory`` is the ruleset's Saudi trumping (S5-S7), which only Hokum feels."""
     if not trick:
         if locked and trump is not None:
             # R23: no trump lead while holding a non-trump; an all-trump hand leads any trump.
             plain = hand & ~SUIT_MASK[trump]
             return plain or hand
         return hand
-    # R26: follow suit if able, otherwise anything.
-    follow = hand & SUIT_MASK[trick[0] >> 3]
-    return follow or hand
+    led = trick[0] >> 3
+    follow = hand & SUIT_MASK[led]
+    if not compulsory or trump is None:
+        # R26: follow suit if able, otherwise anything.
+        return follow or hand
+    best = trick_winner(trick, trump)
+    # S7: the partner played two plays before this seat; its card winning frees the player.
+    partner_winning = best == len(trick) - 2
+    winning = trick[best]
+    if follow:
+        if led != trump or partner_winning:
+            return follow  # S5(a), S5(c); S5(b) with the partner winning: any trump
+        # S5(b): trump led and an opponent's trump winning: beat it if able.
+        return follow & _TRUMPS_ABOVE[winning] or follow
+    trumps = hand & SUIT_MASK[trump]
+    if partner_winning or not trumps:
+        return hand  # S7; S6: no trump, any card
+    if winning >> 3 == trump:
+        # S6: over the opponent's trump if able, otherwise any trump (under-trumping).
+        return trumps & _TRUMPS_ABOVE[winning] or trumps
+    return trumps
+
+
+def refusal_code(hand: int, trick: tuple[Card, ...], trump: Suit | None, card: Card) -> str:
+    """The record format's code for ``card`` held but not legal here (record-format.md, S.3):
+    ``locked_trump_lead`` on a lead, then ``must_follow_suit``, ``must_trump``,
+    ``must_overtrump``."""
+    if not trick:
+        return "locked_trump_lead"
+    if hand & SUIT_MASK[trick[0] >> 3] and card >> 3 != trick[0] >> 3:
+        return "must_follow_suit"
+    if card >> 3 != trump:
+        return "must_trump"
+    return "must_overtrump"
 
 
 def trick_winner(cards: tuple[Card, ...], trump: Suit | None) -> int:

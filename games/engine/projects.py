@@ -59,6 +59,15 @@ def _is_four_of_a_kind(cards: tuple[Card, ...]) -> bool:
     return len(cards) == 4 and len({c & 7 for c in cards}) == 1
 
 
+def is_hundred_of_kings_or_queens(project: Project) -> bool:
+    """A 100 of four Kings or four Queens (the hundreds that absorb a Baloot, S13)."""
+    return (
+        project.kind is ProjectKind.HUNDRED
+        and _is_four_of_a_kind(project.cards)
+        and project.cards[0] & 7 in (KING, QUEEN)
+    )
+
+
 def is_valid_project(project: Project, mode: Mode) -> bool:
     """Is ``project`` (cards sorted) the pattern its kind names, in this mode? (R29)"""
     cards = project.cards

@@ -147,13 +147,13 @@ def _parse_round(data: object, index: int) -> _Round:
     return _Round(deck, tuple(names), actions, salt, commitment)
 
 
-def _parse_action(data: object) -> tuple[int, Move]:
+def _parse_action(data: object, ruleset: Ruleset) -> tuple[int, Move]:
     if not isinstance(data, dict):
         raise MalformedMove("an action must be a JSON object")
     seat = data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
         raise MalformedMove(f"not a seat: {seat!r}")
-    return seat, move_from_dict(data)
+    return seat, move_from_dict(data, ruleset)
 
 
 # --- Output --------------------------------------------------------------------------------
@@ -236,7 +236,9 @@ def _replay_round(
             message = "the deck does not match its commitment"
             # Nothing of the round is replayed: its deck is not the one that was promised.
             return state, _error("commitment_mismatch", message, index, None)
-    actions = (_parse_action(a) for a in parsed.actions)  # parsed as replayed, in order
+    actions = (
+        _parse_action(a, state.ruleset) for a in parsed.actions
+    )  # parsed as replayed, in order
     error = None
     try:
         state = replay_round(state, parsed.deck, actions)

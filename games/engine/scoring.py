@@ -1,4 +1,9 @@
-"""Round scoring (R33-R41): conversions, success, allocation, kaboot, multipliers, Gahwa."""
+"""Round scoring (R33-R41): conversions, success, allocation, kaboot, multipliers, Gahwa.
+
+The `saudi` options replace some of these (rules-saudi.md S13-S18, S23-S24): ties, Baloot
+that stays with its holder, the flat kaboot and the Sawa claim. Each is read from the ruleset
+where the rule it replaces is applied.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,25 @@ from dataclasses import dataclass
 from .bidding import Contract, Mode
 from .cards import ACE
 from .moves import Project
-from .projects import BALOOT_POINTS, awarded_team, project_points, project_raw
+from .projects import (
+    BALOOT_POINTS,
+    awarded_team,
+    is_hundred_of_kings_or_queens,
+    project_points,
+    project_raw,
+)
 from .rulesets import Ruleset
 
 SUN_BASE = 26
 HOKUM_BASE = 16
+
+
+@dataclass(frozen=True, slots=True)
+class SawaClaim:
+    """S25: who called Sawa and whether the claim held (S22)."""
+
+    seat: int
+    valid: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +46,7 @@ class RoundResult:
     bidder_failed: bool
     points: tuple[int, int]  # what the round adds to the match totals
     gahwa_winner: int | None
+    sawa: SawaClaim | None = None  # S25 (only a ruleset with Sawa ever sets it)
 
 
 REDEAL_RESULT = RoundResult(
@@ -78,7 +98,10 @@ def score_round(
     baloot_seat: int | None,
     multiplier: int,
     gahwa: bool,
+    sawa: SawaClaim | None = None,
 ) -> RoundResult:
+    """The round's result. A valid ``sawa`` comes with the abnat and trick counts of the
+    whole round (S23); a false one with those of the tricks played (S24)."""
     mode = contract.mode
     bidder = contract.bidder_team
     base = SUN_BASE if mode is Mode.SUN else HOKUM_BASE
@@ -99,22 +122,58 @@ def score_round(
         raw_proj[awarded] = awarded_raw
 
     baloot = (baloot_seat,) if baloot_seat is not None and mode is Mode.HOKUM else ()
+    if (
+        baloot
+        and ruleset.baloot_absorbed_by_hundred
+        and awarded == baloot[0] % 2
+        and _declared_kings_or_queens_100(baloot[0], declarations)
+    ):
+        baloot = ()  # S13: the awarded four-K/Q 100 of the same seat absorbs it
     baloot_total = BALOOT_POINTS * len(baloot)
 
+    false_sawa = sawa is not None and not sawa.valid
     kaboot = 0 if trick_counts[1] == 0 else 1 if trick_counts[0] == 0 else None
-    if kaboot is not None:
+    if false_sawa:
+        assert sawa is not None
+        kaboot = None
+        failed = sawa.seat % 2 == bidder  # S24: a khasara of the claimant's team
+    elif kaboot is not None:
         failed = kaboot != bidder
     else:
         # R36: T = card points + awarded project points; ties go to raw abnat.
         t = (pts[0] + proj[0], pts[1] + proj[1])
         raw = (abnat[0] + raw_proj[0], abnat[1] + raw_proj[1])
         opp = 1 - bidder
-        failed = not (t[bidder] > t[opp] or (t[bidder] == t[opp] and raw[bidder] > raw[opp]))
+        if ruleset.full_tie_split:
+            failed = _fails_saudi(t, raw, bidder, multiplier, gahwa)
+        else:
+            failed = not (t[bidder] > t[opp] or (t[bidder] == t[opp] and raw[bidder] > raw[opp]))
 
     if gahwa:
         # R43: the round decides the match; no point arithmetic.
-        winner = kaboot if kaboot is not None else (1 - bidder if failed else bidder)
+        if false_sawa:
+            assert sawa is not None
+            winner: int | None = 1 - sawa.seat % 2  # S24
+        else:
+            winner = kaboot if kaboot is not None else (1 - bidder if failed else bidder)
         points = (0, 0)
+    elif ruleset.saudi_allocation:
+        winner = None
+        points = _allocate_saudi(
+            mode=mode,
+            bidder=bidder,
+            failed=failed,
+            kaboot=kaboot,
+            sawa=sawa,
+            ruleset=ruleset,
+            base=base,
+            t=(pts[0] + proj[0], pts[1] + proj[1]),
+            proj=(proj[0], proj[1]),
+            awarded_points=awarded_points,
+            baloot_team=None if not baloot else baloot[0] % 2,
+            baloot_total=baloot_total,
+            multiplier=multiplier,
+        )
     else:
         winner = None
         points = _allocate(
@@ -141,6 +200,76 @@ def score_round(
         bidder_failed=failed,
         points=points,
         gahwa_winner=winner,
+        sawa=sawa,
+    )
+
+
+def _declared_kings_or_queens_100(
+    seat: int, declarations: tuple[tuple[int, tuple[Project, ...]], ...]
+) -> bool:
+    return any(
+        s == seat and is_hundred_of_kings_or_queens(p)
+        for s, projects in declarations
+        for p in projects
+    )
+
+
+def _fails_saudi(
+    t: tuple[int, int], raw: tuple[int, int], bidder: int, multiplier: int, gahwa: bool
+) -> bool:
+    """S14/S15: the bidder fails on fewer points, or equal points and less raw. A full tie is
+    a split at x1; doubled, the team that made the last raise loses it: the doubler at x2 and
+    x4, the bidder at x3 and Gahwa."""
+    opp = 1 - bidder
+    if t[bidder] != t[opp]:
+        return t[bidder] < t[opp]
+    if raw[bidder] != raw[opp]:
+        return raw[bidder] < raw[opp]
+    return gahwa or multiplier == 3
+
+
+def _allocate_saudi(
+    *,
+    mode: Mode,
+    bidder: int,
+    failed: bool,
+    kaboot: int | None,
+    sawa: SawaClaim | None,
+    ruleset: Ruleset,
+    base: int,
+    t: tuple[int, int],
+    proj: tuple[int, int],
+    awarded_points: int,
+    baloot_team: int | None,
+    baloot_total: int,
+    multiplier: int,
+) -> tuple[int, int]:
+    """S16, S17, S24: Baloot always stays with its holder's team and is never multiplied."""
+    out = [0, 0]
+    if baloot_team is not None:
+        out[baloot_team] = baloot_total
+    if sawa is not None and not sawa.valid:
+        # S24: the other team takes the whole stake, as in any doubled khasara.
+        other = 1 - sawa.seat % 2
+        out[other] += (base + awarded_points) * multiplier
+    elif kaboot is not None:
+        # S17: flat, with only the sweeping team's own projects; no 88.
+        value = ruleset.kaboot_points if mode is Mode.SUN else _kaboot_hokum(ruleset)
+        out[kaboot] += value + proj[kaboot]
+    elif multiplier == 1 and not failed:
+        out[0] += t[0]  # R37 (a full tie is a split, S14)
+        out[1] += t[1]
+    else:
+        winner = 1 - bidder if failed else bidder
+        out[winner] += (base + awarded_points) * multiplier  # R38, R40
+    return (out[0], out[1])
+
+
+def _kaboot_hokum(ruleset: Ruleset) -> int:
+    return (
+        ruleset.kaboot_points
+        if ruleset.kaboot_hokum_points is None
+        else ruleset.kaboot_hokum_points
     )
 
 
@@ -148,7 +277,7 @@ def _kaboot_value(contract: Contract, kaboot: int | None, ruleset: Ruleset) -> i
     # R39: 88 when the bidding team sweeps having bid for a face-up Ace.
     if kaboot == contract.bidder_team and contract.face_up & 7 == ACE:
         return ruleset.kaboot_ace_points
-    return ruleset.kaboot_points
+    return ruleset.kaboot_points if contract.mode is Mode.SUN else _kaboot_hokum(ruleset)
 
 
 def _allocate(

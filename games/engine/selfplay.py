@@ -40,14 +40,17 @@ def random_choose(obs: Observation, rng: random.Random) -> Move:
     return rng.choice(obs.legal_moves)
 
 
-def load_bot(name: str) -> Chooser:
+def load_bot(name: str, ruleset: Ruleset = GAMERULES) -> Chooser:
     """``random`` (this module's, which declares), a level of ``games.engine.bots``
-    (``choose_move(level, obs, rng)``), or the ``choose`` of ``games.engine.bots.<name>``."""
+    (``choose_move(level, obs, rng)`` for ``ruleset``), or the ``choose`` of
+    ``games.engine.bots.<name>``."""
     if name == "random":
         return random_choose
     bots = importlib.import_module("games.engine.bots")
     if name in getattr(bots, "BOT_LEVELS", ()):
-        return functools.partial(bots.choose_move, name)
+        if ruleset is GAMERULES:  # the call gamerules matches always made
+            return functools.partial(bots.choose_move, name)
+        return functools.partial(bots.choose_move, name, ruleset=ruleset)
     try:
         module = importlib.import_module(f"games.engine.bots.{name}")
     except ImportError as exc:

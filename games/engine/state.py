@@ -24,14 +24,16 @@ from .bidding import (
     ladder_legal,
     ladder_locked,
     ladder_start,
+    normalize_double,
 )
 from .cards import Card, cards_of
 from .errors import IllegalMove, MalformedMove
-from .moves import Bid, Declare, Double, Move, Play, Project
-from .play import TRICKS_PER_ROUND, close_trick, legal_play_mask
+from .moves import Bid, Declare, Double, Move, Play, Project, Sawa
+from .play import LAST_TRICK_BONUS, TRICKS_PER_ROUND, close_trick, legal_play_mask, refusal_code
 from .projects import baloot_holder, baloot_pair, validate_declaration
 from .rulesets import GAMERULES, Ruleset
-from .scoring import REDEAL_RESULT, RoundResult, score_round
+from .sawa import remaining_abnat, sawa_holds, sawa_open
+from .scoring import REDEAL_RESULT, RoundResult, SawaClaim, score_round
 
 
 class Phase(StrEnum):
@@ -72,6 +74,8 @@ class RoundLog:
     result: RoundResult
     status: RoundStatus
     scores_after: tuple[int, int]
+    # S21: a round ended by Sawa shows the hands that were still held (masks), else None.
+    revealed_hands: tuple[int, int, int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +121,11 @@ class GameState:
 
     @property
     def locked(self) -> bool:
-        return bool(self.ladder and self.contract and ladder_locked(self.ladder, self.contract))
+        return bool(
+            self.ladder
+            and self.contract
+            and ladder_locked(self.ladder, self.contract, self.ruleset)
+        )
 
     @property
     def order(self) -> tuple[int, ...]:
@@ -182,22 +190,39 @@ def to_act(state: GameState) -> int | None:
 def legal_play_cards(state: GameState, seat: int) -> int:
     contract = state.contract
     assert contract is not None
-    return legal_play_mask(state.hands[seat], state.trick, contract.trump, state.locked)
+    return legal_play_mask(
+        state.hands[seat],
+        state.trick,
+        contract.trump,
+        state.locked,
+        state.ruleset.compulsory_trumping,
+    )
+
+
+def may_sawa(state: GameState) -> bool:
+    """S20: the ruleset has Sawa and the seat to act leads a trick holding at most 4 cards."""
+    if not state.ruleset.sawa or state.phase is not Phase.PLAYING:
+        return False
+    seat = (state.leader + len(state.trick)) % 4
+    return sawa_open(leading=not state.trick, cards_in_hand=state.hands[seat].bit_count())
 
 
 def legal_moves(state: GameState) -> list[Move]:
     """Every legal bid, doubling call or play for the seat to act (declarations are checked
-    when made, not listed, as in the record format)."""
+    when made, not listed, as in the record format), and last Sawa when it is open (S20)."""
     phase = state.phase
     if phase is Phase.PLAYING:
         seat = (state.leader + len(state.trick)) % 4
-        return [Play(c) for c in cards_of(legal_play_cards(state, seat))]
+        plays: list[Move] = [Play(c) for c in cards_of(legal_play_cards(state, seat))]
+        if may_sawa(state):
+            plays.append(Sawa())
+        return plays
     if phase is Phase.BIDDING:
         assert state.bidding is not None and state.face_up is not None
-        return list(bid_legal(state.bidding, state.face_up >> 3, state.ruleset))
+        return list(bid_legal(state.bidding, state.face_up >> 3, state.ruleset, state.face_up))
     if phase is Phase.DOUBLING:
-        assert state.ladder is not None
-        return list(ladder_legal(state.ladder))
+        assert state.ladder is not None and state.contract is not None
+        return list(ladder_legal(state.ladder, state.contract, state.ruleset))
     return []
 
 
@@ -217,6 +242,8 @@ def apply(state: GameState, seat: int, move: Move) -> GameState:
         raise MalformedMove(f"not a seat: {seat!r}")
     if state.phase in (Phase.DEAL, Phase.FINISHED):
         raise MalformedMove("the round is over")
+    if isinstance(move, Sawa) and not state.ruleset.sawa:
+        raise MalformedMove("this ruleset has no Sawa")  # S20: an unknown action type
     if seat != to_act(state):
         raise IllegalMove("not_your_turn", f"it is seat {to_act(state)}'s turn")
     actions = (*state.actions, (seat, move))
@@ -231,9 +258,17 @@ def apply(state: GameState, seat: int, move: Move) -> GameState:
     if isinstance(move, Double):
         if state.phase is not Phase.DOUBLING:
             raise IllegalMove("illegal_call", "doubling calls are made only after the bidding")
-        return _double(state, move, actions)
+        assert state.ladder is not None and state.contract is not None
+        move = normalize_double(move, state.ladder, state.contract, state.ruleset)
+        return _double(state, move, (*state.actions, (seat, move)))
     if isinstance(move, Declare):
         return _declare(state, seat, move, actions)
+    if isinstance(move, Sawa) and state.ruleset.sawa:
+        if not may_sawa(state):
+            raise IllegalMove(
+                "illegal_call", "Sawa is called only to lead a trick, with at most 4 cards"
+            )
+        return _sawa(state, seat, actions)
     raise MalformedMove(f"not a move: {move!r}")
 
 
@@ -277,15 +312,20 @@ def _after_bidding(
         bidding=None,
         contract=contract,
         ladder=ladder,
-        leader=contract.declarer,  # R25
+        leader=first_leader(state.ruleset, contract, state.dealer),
         baloot_seat=baloot_seat,
         actions=actions,
     )
 
 
+def first_leader(ruleset: Ruleset, contract: Contract, dealer: int) -> int:
+    """Who leads trick 1: the declarer (R25), or the dealer's right (S4)."""
+    return (dealer + 1) % 4 if ruleset.first_lead_dealer_right else contract.declarer
+
+
 def _double(state: GameState, double: Double, actions: tuple[tuple[int, Move], ...]) -> GameState:
     assert state.ladder is not None and state.contract is not None
-    ladder = ladder_apply(state.ladder, double, state.contract)
+    ladder = ladder_apply(state.ladder, double, state.contract, state.ruleset)
     phase = Phase.DOUBLING if ladder.rung is not None else Phase.PLAYING
     return replace(state, ladder=ladder, phase=phase, actions=actions)
 
@@ -315,9 +355,8 @@ def _play(
     if not hand & bit:
         raise IllegalMove("card_not_held", "that card is not in your hand")
     if not legal_play_cards(state, seat) & bit:
-        if state.trick:
-            raise IllegalMove("must_follow_suit", "you must follow the led suit")
-        raise IllegalMove("locked_trump_lead", "the round is locked: lead a non-trump card")
+        code = refusal_code(hand, state.trick, contract.trump, card)
+        raise IllegalMove(code, _REFUSALS[code])
     hands = list(state.hands)
     hands[seat] = hand & ~bit
     baloot_announced = state.baloot_announced
@@ -355,6 +394,46 @@ def _play(
     if len(state.tricks) < TRICKS_PER_ROUND:
         return state
     return _end_round(state, score_state(state))
+
+
+_REFUSALS = {
+    "locked_trump_lead": "the round is locked: lead a non-trump card",
+    "must_follow_suit": "you must follow the led suit",
+    "must_trump": "you must play a trump",
+    "must_overtrump": "you must play a trump higher than the winning one",
+}
+
+
+def _sawa(state: GameState, seat: int, actions: tuple[tuple[int, Move], ...]) -> GameState:
+    """S21-S24: judge the claim with every hand known and end the round either way."""
+    contract = state.contract
+    assert contract is not None
+    trump = contract.trump
+    valid = sawa_holds(state.hands, seat, trump, state.locked, state.ruleset.compulsory_trumping)
+    claim = SawaClaim(seat=seat, valid=valid)
+    abnat, counts = state.abnat, state.trick_counts
+    if valid:
+        # S23: the claimant's team takes the rest as if played out, the last-trick 10 too.
+        team = seat % 2
+        gained = remaining_abnat(state.hands, trump) + LAST_TRICK_BONUS
+        remaining = TRICKS_PER_ROUND - len(state.tricks)
+        abnat = (abnat[0] + gained, abnat[1]) if team == 0 else (abnat[0], abnat[1] + gained)
+        counts = (
+            (counts[0] + remaining, counts[1]) if team == 0 else (counts[0], counts[1] + remaining)
+        )
+    result = score_round(
+        contract=contract,
+        ruleset=state.ruleset,
+        abnat=abnat,
+        trick_counts=counts,
+        declarations=state.declarations,
+        order=state.order,
+        baloot_seat=state.baloot_seat,
+        multiplier=state.multiplier,
+        gahwa=state.gahwa,
+        sawa=claim,
+    )
+    return _end_round(replace(state, actions=actions), result, revealed=state.hands)
 
 
 def score_state(
@@ -402,7 +481,7 @@ def playing_state(
 ) -> GameState:
     """A state in the play phase of ``contract`` built from its parts, as the bots need for the
     deals they imagine. The face-up card is the contract's; an omitted ladder is an undoubled
-    one (x1), an omitted leader the declarer (R25)."""
+    one (x1), an omitted leader the one who leads trick 1 (R25, S4)."""
     return GameState(
         ruleset=ruleset,
         target=ruleset.default_target if target is None else target,
@@ -414,7 +493,7 @@ def playing_state(
         face_up=contract.face_up,
         contract=contract,
         ladder=Ladder(rung=None, queue=()) if ladder is None else ladder,
-        leader=contract.declarer if leader is None else leader,
+        leader=first_leader(ruleset, contract, dealer) if leader is None else leader,
         trick=trick,
         tricks=tricks,
         abnat=abnat,
@@ -426,7 +505,11 @@ def playing_state(
     )
 
 
-def _end_round(state: GameState, result: RoundResult | None) -> GameState:
+def _end_round(
+    state: GameState,
+    result: RoundResult | None,
+    revealed: tuple[int, int, int, int] | None = None,
+) -> GameState:
     """Close the round (R42, R43, R19): totals, match end, the deal passes to next(d)."""
     redeal = result is None
     result = REDEAL_RESULT if result is None else result
@@ -444,6 +527,7 @@ def _end_round(state: GameState, result: RoundResult | None) -> GameState:
         result=result,
         status=RoundStatus.REDEAL if redeal else RoundStatus.COMPLETE,
         scores_after=scores,
+        revealed_hands=revealed,
     )
     winner: int | None = None
     if result.gahwa_winner is not None:

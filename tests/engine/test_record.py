@@ -251,7 +251,7 @@ BAD_HEADERS: list[Any] = [
     3,
     {"rounds": []},
     {"format": "baloot-record/2", "rounds": []},
-    {"format": "baloot-record/1", "ruleset": "saudi", "rounds": []},
+    {"format": "baloot-record/1", "ruleset": "kammelna", "rounds": []},
     {"format": "baloot-record/1", "ruleset": 1, "rounds": []},
     {"format": "baloot-record/1", "dealer": 4, "rounds": []},
     {"format": "baloot-record/1", "dealer": -1, "rounds": []},

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import random
 
-from ..moves import Move
+from ..moves import Move, Sawa
 from ..observation import Observation
 from ..rulesets import GAMERULES, Ruleset
 from . import easy, normal, random_bot
+from .claim import prefer_closed, sure_sawa
 from .normal import NormalConfig
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal")
@@ -34,11 +35,17 @@ def choose_move(
         raise ValueError("it is not this seat's turn")
     if level == "random":
         return random_bot.choose(obs, rng)
+    if level not in BOT_LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; choose from {BOT_LEVELS}")
+    # S20-S22 and S10 (saudi): a provable Sawa first; raises closed when the caller chooses.
+    # Neither ever comes up in gamerules, whose legal moves have no Sawa and no `locked`.
+    if sure_sawa(obs):
+        return Sawa()
     if level == "easy":
-        return easy.choose(obs, rng)
-    if level == "normal":
-        return normal.choose(obs, rng, normal_config or normal.DEFAULT_CONFIG, ruleset)
-    raise ValueError(f"unknown bot level {level!r}; choose from {BOT_LEVELS}")
+        move = easy.choose(obs, rng)
+    else:
+        move = normal.choose(obs, rng, normal_config or normal.DEFAULT_CONFIG, ruleset)
+    return prefer_closed(move, obs)
 
 
 __all__ = ["BOT_LEVELS", "NormalConfig", "choose_move"]

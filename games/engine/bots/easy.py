@@ -125,6 +125,8 @@ def choose_play(obs: Observation) -> Play:
         obs.locked,
         knowledge.played,
         contract.bidder_team,
+        # The cards the engine says are legal: the ruleset's rules (R26, or S5-S7) included.
+        legal=sum(1 << m.card for m in obs.legal_moves if isinstance(m, Play)),
     )
     move = Play(card)
     if move not in obs.legal_moves:  # defensive: the policy applies the same R26/R23 filter

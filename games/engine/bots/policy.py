@@ -73,10 +73,15 @@ def heuristic_card(
     locked: bool,
     played: int,
     bidder_team: int,
+    *,
+    compulsory: bool = False,
+    legal: int | None = None,
 ) -> Card:
     """Choose a card for ``seat``. ``played`` holds every card already played this round,
-    the current trick's included."""
-    legal = legal_play_mask(hand, trick, trump, locked)
+    the current trick's included. The legal cards are ``legal`` when the caller knows them
+    (a bot's observation lists them), else computed (``compulsory``: Saudi trumping, S5-S7)."""
+    if legal is None:
+        legal = legal_play_mask(hand, trick, trump, locked, compulsory)
     if not legal & (legal - 1):  # a single legal card
         return legal.bit_length() - 1
     # Cards that some other seat may still hold.

@@ -30,6 +30,7 @@ class Playout:
         self.team = team
         self.trump = contract.trump
         self.locked = state.locked
+        self.compulsory = state.ruleset.compulsory_trumping  # S5-S7 in a saudi round
         self.bidder_team = contract.bidder_team
         self._memo: dict[tuple[int, int, bool, bool], float] = {}
 
@@ -113,7 +114,16 @@ class Playout:
         trump, locked, bidder = self.trump, self.locked, self.bidder_team
         while done < 8:
             seat = (leader + len(trick)) % 4
-            card = heuristic_card(hands[seat], tuple(trick), seat, trump, locked, played, bidder)
+            card = heuristic_card(
+                hands[seat],
+                tuple(trick),
+                seat,
+                trump,
+                locked,
+                played,
+                bidder,
+                compulsory=self.compulsory,
+            )
             hands[seat] &= ~(1 << card)
             played |= 1 << card
             trick.append(card)
@@ -138,7 +148,7 @@ class Playout:
         if done == 8:
             return self.margin((abnat[0], abnat[1]), (counts[0], counts[1]))
         seat = (leader + len(trick)) % 4
-        legal = legal_play_mask(hands[seat], tuple(trick), self.trump, self.locked)
+        legal = legal_play_mask(hands[seat], tuple(trick), self.trump, self.locked, self.compulsory)
         maximizing = seat % 2 == self.team
         best = -1e9 if maximizing else 1e9
         hand = hands[seat]
