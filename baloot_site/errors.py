@@ -64,7 +64,7 @@ FRAMEWORK_CODES = frozenset(
 def published_codes() -> list[str]:
     """Every code the API can answer with; published as the ErrorCodeEnum schema component."""
     # Importing the apps' error modules registers their DomainError subclasses.
-    for module in ("accounts.errors", "games.errors", "moderation.errors"):
+    for module in ("accounts.errors", "games.errors", "moderation.errors", "players.errors"):
         importlib.import_module(module)
     domain = {cls.code for cls in domain_error_classes()}
     return sorted(domain | set(ILLEGAL_CODES) | FRAMEWORK_CODES)

@@ -14,6 +14,7 @@ from live import asyncapi
 from live.api import WsTicketView
 from live.push import api as push_api
 from moderation.api import MatchReportsView
+from players.api import chat as chat_api
 
 router = SimpleRouter(trailing_slash=False)
 router.register("matches", MatchViewSet, basename="matches")
@@ -30,6 +31,8 @@ api_v1 = [
     path("me/notifications", push_api.NotificationPreferencesView.as_view(), name="me-push"),
     # Before the router's patterns: moderation's own view under the matches' path.
     path("matches/<str:pk>/reports", MatchReportsView.as_view(), name="matches-reports"),
+    path("matches/<str:pk>/chat", chat_api.MatchChatView.as_view(), name="matches-chat"),
+    path("chat/phrases", chat_api.ChatPhrasesView.as_view(), name="chat-phrases"),
     *router.urls,
 ]
 

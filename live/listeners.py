@@ -1,5 +1,6 @@
-"""games.events → notes for the streams (live/relay.py). Runs inside the write transaction, in
-whichever process commits; reads only seat ownership, writes only a relay row (table relay)."""
+"""games.events (and players' ChatSent) → notes for the streams (live/relay.py). Runs inside
+the write transaction, in whichever process commits; reads only seat ownership, writes only a
+relay row (table relay)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from core import events
 from games import events as game_events
 from games.models import Seat
 from live import relay
+from players import events as player_events
 
 
 def _humans(match_id: int) -> list[int]:
@@ -42,9 +44,14 @@ def on_seat_to_bot(event: game_events.SeatHandedToBot) -> None:
         relay.publish(relay.note_make("seat_to_bot", event.match_id, event.version, event.user_id))
 
 
+def on_chat(event: player_events.ChatSent) -> None:
+    relay.publish(relay.note_make(relay.CHAT, event.match_id, event.message_id))
+
+
 def connect() -> None:
     events.subscribe(game_events.VersionCommitted, on_version)
     events.subscribe(game_events.TurnBegan, on_turn)
     events.subscribe(game_events.MatchStarted, on_started)
     events.subscribe(game_events.MatchFinished, on_finished)
     events.subscribe(game_events.SeatHandedToBot, on_seat_to_bot)
+    events.subscribe(player_events.ChatSent, on_chat)

@@ -1,0 +1,21 @@
+"""The players app's refusals: one class per error, its code and status on the class."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from core.errors import Conflict, InvalidInput
+
+
+class UnknownPhrase(InvalidInput):
+    """A ``phrase`` that is not one of ``GET /chat/phrases``."""
+
+    code = "unknown_phrase"
+    default_detail = _("That is not one of the quick-chat phrases.")
+
+
+class ChatClosed(Conflict):
+    """The match is over (for longer than the chat stays open after it) or was aborted."""
+
+    code = "chat_closed"
+    default_detail = _("This table's chat is closed.")
