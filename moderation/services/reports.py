@@ -6,10 +6,9 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-
-from accounts.models import Sanction, SanctionKind, User
 from django.utils.translation import gettext
 
+from accounts.models import Sanction, SanctionKind, User
 from core.errors import InvalidField, InvalidInput
 from games import services
 from games.errors import MatchNotFound
