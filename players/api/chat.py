@@ -50,7 +50,7 @@ class MatchChatThrottle(FailOpenScopedRateThrottle):
         return (int(count), int(periods or 1) * seconds)
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
-        if not request.user or not request.user.is_authenticated:
+        if not request.user.is_authenticated:
             return None  # anonymous callers are refused by authentication first
         match = view.kwargs.get("pk", "")
         return self.cache_format % {"scope": self.scope, "ident": f"{request.user.pk}:{match}"}

@@ -127,7 +127,8 @@ def test_refusals_to_send_change_nothing(
 ) -> None:
     view, players = table(visibility="private" if persona == "private_outsider" else "public")
     match_id = view["id"]
-    caller, phrase, extra = players[1], "well_played", {}
+    caller, extra = players[1], {}
+    phrase: Any = "well_played"
     if persona.endswith("outsider"):
         caller = make_player()
     elif persona == "anonymous":

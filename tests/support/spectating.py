@@ -25,5 +25,6 @@ def hidden_from_spectator(state: engine.GameState) -> set[str]:
                 hidden.update(project.cards)
             else:
                 hidden.difference_update(project.cards)
-    hidden.discard(state.face_up)  # type: ignore[arg-type]
+    if state.face_up is not None:
+        hidden.discard(state.face_up)
     return {card_str(c) for c in hidden}
