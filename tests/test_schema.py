@@ -104,7 +104,7 @@ def test_swagger_ui_and_redoc_are_served(client: Client) -> None:
 
 # --- The published error codes ---------------------------------------------------------------
 
-_SOURCES = ("core", "accounts", "games", "moderation", "baloot_site")
+_SOURCES = ("core", "accounts", "games", "moderation", "players", "baloot_site")
 
 
 def _code_uses() -> tuple[set[str], set[str]]:
