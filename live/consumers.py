@@ -192,6 +192,7 @@ class MatchStream(_Stream):
             await self.refuse(auth.BAD_REQUEST)
             return False
         self.sent_version = int(since)
+        self.read_version = 0  # the match's real version at the last read (spectators lag it)
         self.sent_view = False
         self.user = user
         self._wake = asyncio.Event()
@@ -220,7 +221,7 @@ class MatchStream(_Stream):
             self._wake.set()
 
     def behind(self, version: int) -> None:
-        if version > self.sent_version:
+        if version > max(self.sent_version, self.read_version):
             self._wake.set()
 
     async def _pump(self) -> None:
@@ -281,6 +282,7 @@ class MatchStream(_Stream):
 
     def _read(self) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
         match, seat = selectors.match_for_viewer(self.match_id, self.user)
+        self.read_version = selectors.live_version(match)
         if self.sent_view and match.version <= self.sent_version:
             return None
         # Only items up to the version read: a move committed after the match row was read is

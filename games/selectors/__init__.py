@@ -35,7 +35,7 @@ from games.selectors.seats import (
     seat_display_name,
     seat_json,
 )
-from games.selectors.spectating import is_spectator_copy, spectator_copy
+from games.selectors.spectating import is_spectator_copy, live_version, spectator_copy
 from games.selectors.views import FinishedRoundView, MatchView, RoundView, match_view_data
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "is_automatic",
     "is_spectator_copy",
     "live_matches",
+    "live_version",
     "lobby",
     "match_for_viewer",
     "match_row",

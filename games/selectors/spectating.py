@@ -98,6 +98,7 @@ def spectator_copy(match: Match) -> Match:
     cut = round_cut(state)
     hidden = len(state.actions) - cut.actions
     delayed = copy.copy(match)
+    delayed.__dict__["_live_version"] = match.version
     # No clock for spectators: the deadline running now belongs to a turn they cannot see.
     delayed.deadline = None
     setattr(delayed, "save", _refuse_save)  # noqa: B010 - an instance attribute on purpose
@@ -128,3 +129,10 @@ def spectator_copy(match: Match) -> Match:
 
 def is_spectator_copy(match: Match) -> bool:
     return match.__dict__.get("save") is _refuse_save
+
+
+def live_version(match: Match) -> int:
+    """The match's real version, also for a spectator's copy (whose ``version`` is the cut's):
+    what a stream compares its periodic re-check with, so that it re-reads only when the
+    match moved on, not on every re-check while the cut stays behind."""
+    return int(match.__dict__.get("_live_version", match.version))

@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -78,8 +84,14 @@ class PhraseListSerializer(serializers.Serializer):
     results = PhraseSerializer(many=True)
 
 
+@extend_schema_field({"type": "string", "enum": [p.id for p in PHRASES]})
+class PhraseIdField(StrictCharField):
+    """A phrase id: documented as the list's enum; any other text is the service's
+    ``400 unknown_phrase`` (a field error naming ``phrase``), not DRF's ``invalid_choice``."""
+
+
 class ChatSendRequestSerializer(StrictRequestSerializer):
-    phrase = StrictCharField(max_length=64, help_text="A phrase id from `GET /chat/phrases`.")
+    phrase = PhraseIdField(max_length=64, help_text="A phrase id from `GET /chat/phrases`.")
 
 
 class ChatMessageSerializer(serializers.Serializer):
