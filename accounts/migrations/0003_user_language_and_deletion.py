@@ -4,21 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("accounts", "0002_sanction"),
+        ('accounts', '0002_sanction'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="user",
-            name="deleted_at",
+            model_name='user',
+            name='deleted_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name="user",
-            name="language",
-            field=models.CharField(
-                blank=True, choices=[("en", "English"), ("ar", "العربية")], max_length=8
-            ),
+            model_name='user',
+            name='language',
+            field=models.CharField(blank=True, choices=[('en', 'English'), ('ar', 'العربية')], max_length=8),
         ),
     ]
