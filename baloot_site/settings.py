@@ -293,6 +293,9 @@ REST_FRAMEWORK = {
         "reports": env.str("RATE_REPORTS", default="10/hour"),
         "push": env.str("RATE_PUSH", default="60/min"),
         "ws_ticket": env.str("RATE_WS_TICKET", default="60/min"),
+        # Quick chat, per user and match (players.api.chat): 10 a minute, 1 per 2 seconds.
+        "chat": env.str("RATE_CHAT", default="10/min"),
+        "chat_burst": env.str("RATE_CHAT_BURST", default="1/2s"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

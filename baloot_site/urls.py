@@ -15,6 +15,7 @@ from live.api import WsTicketView
 from live.push import api as push_api
 from moderation.api import MatchReportsView
 from players.api import blocks as player_blocks
+from players.api import chat as chat_api
 from players.api import friends as player_friends
 from players.api import invitations as player_invitations
 from players.api import leaderboards, matchmaking, profiles
@@ -66,6 +67,8 @@ api_v1 = [
     path("matches/<str:pk>/reports", MatchReportsView.as_view(), name="matches-reports"),
     path("matches/<str:pk>/bots", table.MatchBotsView.as_view(), name="matches-bots"),
     path("matches/<str:pk>/bots/<int:seat>", table.MatchBotView.as_view(), name="matches-bot"),
+    path("matches/<str:pk>/chat", chat_api.MatchChatView.as_view(), name="matches-chat"),
+    path("chat/phrases", chat_api.ChatPhrasesView.as_view(), name="chat-phrases"),
     *router.urls,
 ]
 

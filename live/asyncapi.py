@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from drf_spectacular.generators import SchemaGenerator
 
 from live import auth, relay
+from players.models.chat import PHRASES
 
 CLOSE_CODES = {
     auth.BAD_REQUEST: "A malformed `since` (not a non-negative integer).",
@@ -132,6 +133,22 @@ def document() -> dict[str, Any]:
             },
         },
     }
+    schemas["ChatMessage"] = {
+        "type": "object",
+        "required": ["type", "match_id", "seat", "phrase"],
+        "additionalProperties": False,
+        "properties": {
+            "type": {"const": "chat"},
+            "match_id": {"type": "integer"},
+            "seat": {"type": "integer", "minimum": 0, "maximum": 3, "description": "The sender."},
+            "phrase": {
+                "type": "string",
+                "enum": [p.id for p in PHRASES],
+                "description": "A phrase id of `GET /api/v1/chat/phrases` (its text in `en` and "
+                "`ar` is there).",
+            },
+        },
+    }
     schemas["InboxMessage"] = {
         "type": "object",
         "required": ["type", "event", "match_id", "version", "is_my_turn", "deadline"],
@@ -195,7 +212,14 @@ def document() -> dict[str, Any]:
                     "`view`. Versions never go backwards; a slow client may receive one `view` "
                     "covering several versions, but never misses a `move` item, and a client "
                     "that reconnects with `?since=<last move item's version>` gets no gap and "
-                    "no duplicate. Who may connect follows who may read `GET /matches/{id}`."
+                    "no duplicate. Who may connect follows who may read `GET /matches/{id}`.\n\n"
+                    "A spectator (connected but not seated) sees the match one complete trick "
+                    "behind, exactly as `GET /matches/{id}` shows it to them: `move` items and "
+                    "`view`s arrive only as that delayed version moves on.\n\n"
+                    "Seated players also receive `chat` messages: the quick-chat phrases sent "
+                    "to the table after they connected (`GET /matches/{id}/chat` has the "
+                    "earlier ones), less those of players they blocked. Chat is not a move: it "
+                    "changes no version. Spectators receive no chat."
                 ),
                 "parameters": {"match_id": {"description": "The match id."}},
                 "bindings": {
@@ -225,6 +249,7 @@ def document() -> dict[str, Any]:
                 "messages": {
                     "move": {"$ref": "#/components/messages/move"},
                     "view": {"$ref": "#/components/messages/view"},
+                    "chat": {"$ref": "#/components/messages/chat"},
                 },
             },
             "me": {
@@ -247,10 +272,11 @@ def document() -> dict[str, Any]:
             "receiveMatch": {
                 "action": "receive",
                 "channel": {"$ref": "#/channels/match"},
-                "summary": "Move items and views of one match.",
+                "summary": "Move items, views and table chat of one match.",
                 "messages": [
                     {"$ref": "#/channels/match/messages/move"},
                     {"$ref": "#/channels/match/messages/view"},
+                    {"$ref": "#/channels/match/messages/chat"},
                 ],
             },
             "receiveInbox": {
@@ -274,6 +300,12 @@ def document() -> dict[str, Any]:
                     "Your match view",
                     "The match as you may see it, at `version`.",
                     {"$ref": "#/components/schemas/ViewMessage"},
+                ),
+                "chat": _message(
+                    "chat",
+                    "A quick-chat phrase",
+                    "A seated player sent a phrase to the table.",
+                    {"$ref": "#/components/schemas/ChatMessage"},
                 ),
                 "inbox": _message(
                     "inbox",

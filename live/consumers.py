@@ -2,9 +2,11 @@
 
 Content always comes from the database through the same selectors as the HTTP views
 (``match_for_viewer``, ``move_log``, ``match_view``), so hidden information keeps one path; a
-relay note only says "look again". Each match connection remembers the last version it sent and
-re-reads the log after it, so a slow client may get one view for several versions but never
-misses a move item, and nothing is sent twice.
+relay note only says "look again" (a chat note too: the stream re-reads the table's chat as
+``GET /matches/{id}/chat`` does, for a seated viewer only). Each match connection remembers the
+last version it sent and re-reads the log after it, so a slow client may get one view for
+several versions but never misses a move item, and nothing is sent twice. A spectator's reads
+are one complete trick behind (``games.selectors.spectating``), so is their stream.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from games.api import bodies
 from games.errors import MatchNotFound
 from games.models import Match
 from live import auth, relay
+from players.selectors import chat as chat_selectors
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +194,7 @@ class MatchStream(_Stream):
             await self.refuse(auth.BAD_REQUEST)
             return False
         self.sent_version = int(since)
+        self.read_version = 0  # the match's real version at the last read (spectators lag it)
         self.sent_view = False
         self.user = user
         # The view's words (bot names) in the account's language, else the handshake's.
@@ -198,6 +202,9 @@ class MatchStream(_Stream):
         accept = headers.get(b"accept-language", b"").decode("latin-1")
         self.language = preferred_language(user.language, accept)
         self._wake = asyncio.Event()
+        # Quick chat: only phrases sent after the connection opened, and only to the table.
+        self._chat_due = False
+        self.sent_chat = await _read_off_thread(chat_selectors.chat_last_id)(self.match_id)
         await _join(self.channel_layer, relay.match_group(self.match_id), self.channel_name)
         try:
             await self._pass()
@@ -215,9 +222,12 @@ class MatchStream(_Stream):
     async def live_note(self, note: relay.Note) -> None:
         if note["kind"] == relay.VERSION and note["version"] > self.sent_version:
             self._wake.set()
+        elif note["kind"] == relay.CHAT and note["version"] > self.sent_chat:
+            self._chat_due = True
+            self._wake.set()
 
     def behind(self, version: int) -> None:
-        if version > self.sent_version:
+        if version > max(self.sent_version, self.read_version):
             self._wake.set()
 
     async def _pump(self) -> None:
@@ -226,6 +236,9 @@ class MatchStream(_Stream):
             await self._wake.wait()
             self._wake.clear()
             try:
+                if self._chat_due:
+                    self._chat_due = False
+                    await self._chat_pass()
                 await self._pass()
             except MatchNotFound:  # no longer visible (e.g. left a private match)
                 await self.refuse(auth.NOT_VISIBLE)
@@ -250,12 +263,36 @@ class MatchStream(_Stream):
         self.sent_version = max(self.sent_version, version)
         self.sent_view = True
 
+    async def _chat_pass(self) -> None:
+        for message in await _read_off_thread(self._read_chat)():
+            await self.send_json(message)
+
+    def _read_chat(self) -> list[dict[str, Any]]:
+        """The phrases sent to the table since the last one this stream sent, for a seated
+        viewer only (spectators do not see the table's chat), less those of senders the
+        viewer blocked (``chat_log``, the same read as ``GET /matches/{id}/chat``)."""
+        match, seat = selectors.match_for_viewer(self.match_id, self.user)
+        if seat is None:
+            return []
+        out: list[dict[str, Any]] = []
+        while True:
+            page = chat_selectors.chat_log(match, self.user.pk, self.sent_chat, PAGE)
+            out.extend(
+                {"type": "chat", "match_id": self.match_id, "seat": m.seat, "phrase": m.phrase}
+                for m in page
+            )
+            if page:
+                self.sent_chat = page[-1].pk
+            if len(page) < PAGE:
+                return out
+
     def _read(self) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
         with translation.override(self.language):
             return self._read_in_language()
 
     def _read_in_language(self) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
         match, seat = selectors.match_for_viewer(self.match_id, self.user)
+        self.read_version = selectors.live_version(match)
         if self.sent_view and match.version <= self.sent_version:
             return None
         # Only items up to the version read: a move committed after the match row was read is

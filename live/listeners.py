@@ -1,5 +1,6 @@
-"""games.events → notes for the streams (live/relay.py). Runs inside the write transaction, in
-whichever process commits; reads only seat ownership, writes only a relay row (table relay)."""
+"""games.events (and players' ChatSent) → notes for the streams (live/relay.py). Runs inside
+the write transaction, in whichever process commits; reads only seat ownership, writes only a
+relay row (table relay)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,10 @@ def on_invitation(event: player_events.InvitationSent) -> None:
     relay.publish(relay.note_make("invitation", event.match_id, event.version, event.invitee_id))
 
 
+def on_chat(event: player_events.ChatSent) -> None:
+    relay.publish(relay.note_make(relay.CHAT, event.match_id, event.message_id))
+
+
 def connect() -> None:
     events.subscribe(game_events.VersionCommitted, on_version)
     events.subscribe(game_events.TurnBegan, on_turn)
@@ -55,3 +60,4 @@ def connect() -> None:
     events.subscribe(game_events.MatchFinished, on_finished)
     events.subscribe(game_events.SeatHandedToBot, on_seat_to_bot)
     events.subscribe(player_events.InvitationSent, on_invitation)
+    events.subscribe(player_events.ChatSent, on_chat)

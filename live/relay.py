@@ -35,6 +35,10 @@ log = logging.getLogger(__name__)
 
 # A match's version went up (every committed change): its stream re-reads the log.
 VERSION = "version"
+# A quick-chat phrase was sent to a match's table (not a version: chat is not a move). The
+# note's ``version`` field carries the chat message's id; the stream re-reads the chat after
+# the last message it sent, so the note stays a "look again".
+CHAT = "chat"
 # Inbox events for one player (the player stream).
 INBOX_KINDS = ("your_turn", "match_started", "match_finished", "invitation", "seat_to_bot")
 

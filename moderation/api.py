@@ -29,6 +29,15 @@ class ReportRequestSerializer(StrictRequestSerializer):
         help_text="cheating (or collusion), abusive_name, stalling (or leaving), other.",
     )
     comment = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
+    chat_message = serializers.IntegerField(
+        min_value=1,
+        max_value=2**62,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A quick-chat message id (`GET /matches/{id}/chat`) that seat sent, if the "
+        "report is about it.",
+    )
 
 
 # --- Responses (documentation of the selectors' dicts) -------------------------------------
@@ -41,6 +50,7 @@ class ReportViewSerializer(serializers.Serializer):
     reason = serializers.ChoiceField(choices=ReportReason.choices)
     comment = serializers.CharField(allow_blank=True)
     status = serializers.ChoiceField(choices=ReportStatus.choices)
+    chat_message = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
 
 
@@ -62,12 +72,21 @@ class MatchReportsView(GenericAPIView):
                 "Report stalling",
                 value={"seat": 3, "reason": "stalling", "comment": "Lets the clock run out."},
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "Report a chat message",
+                value={"seat": 1, "reason": "other", "chat_message": 41},
+                request_only=True,
+            ),
         ],
         responses={
             201: ReportViewSerializer,
             **docs.errors(
-                (400, "Invalid body, or a seat with no other player in it (`invalid`)."),
+                (
+                    400,
+                    "Invalid body, a seat with no other player in it, or a `chat_message` "
+                    "that seat did not send at your table (`invalid`).",
+                ),
                 (409, "You already have an open report on that player here (`duplicate_report`)."),
             ),
         },
@@ -81,6 +100,7 @@ class MatchReportsView(GenericAPIView):
             seat=data["seat"],
             reason=data["reason"],
             comment=data["comment"],
+            chat_message=data["chat_message"],
         )
         body = {
             "id": report.pk,
@@ -89,6 +109,7 @@ class MatchReportsView(GenericAPIView):
             "reason": report.reason,
             "comment": report.comment,
             "status": report.status,
+            "chat_message": report.chat_message_id,
             "created_at": report.created_at,
         }
         return Response(body, status=status.HTTP_201_CREATED)

@@ -61,6 +61,14 @@ class Report(models.Model):
         blank=True,
         related_name="reports",
     )
+    # The quick-chat message reported, if the report is about one (sent from ``seat``).
+    chat_message = models.ForeignKey(
+        "players.ChatMessage",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports",
+    )
 
     class Meta:
         ordering = ["created_at"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import Conflict, DomainError, NotFound
+from core.errors import Conflict, DomainError, InvalidInput, NotFound
 
 
 class UnknownRuleset(NotFound):
@@ -107,3 +107,18 @@ class AlreadyQueued(Conflict):
 class TicketPlaced(Conflict):
     code = "ticket_placed"
     default_detail = _("You have been seated already; resign the match instead.")
+
+
+class UnknownPhrase(InvalidInput):
+    """A ``phrase`` that is not one of ``GET /chat/phrases``."""
+
+    code = "unknown_phrase"
+    # Lazy, so the detail is in the caller's language (rendered as text by the handler).
+    default_detail = _("That is not one of the quick-chat phrases.")
+
+
+class ChatClosed(Conflict):
+    """The match is over (for longer than the chat stays open after it) or was aborted."""
+
+    code = "chat_closed"
+    default_detail = _("This table's chat is closed.")

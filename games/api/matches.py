@@ -1,4 +1,5 @@
-"""Matches as a resource: create, list, the lobby, one match, join, leave, resign, back."""
+"""Matches as a resource: create, list, the lobby, live matches, one match, join, leave,
+resign, back."""
 
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ from games.api.common import (
     view_response,
 )
 from games.api.pagination import CURSOR, PAGE_SIZE
+from games.api.serializers.spectating import LiveMatchSerializer
 from games.models import Match, MatchStatus
+
+_LIVE_ROW = LiveMatchSerializer()
 
 
 class MatchesResource(viewsets.GenericViewSet):
@@ -109,6 +113,33 @@ class MatchesResource(viewsets.GenericViewSet):
     @action(detail=False, methods=["get"], url_path="open")
     def open(self, request: Request) -> Response:
         return self._page(selectors.lobby().prefetch_related("seats__user"))
+
+    @extend_schema(
+        operation_id="matches_live_list",
+        parameters=[CURSOR, PAGE_SIZE],
+        responses={
+            200: LiveMatchSerializer(many=True),
+            **docs.errors(
+                (400, "Bad `page_size` (`invalid`)."),
+                (404, "A `cursor` that did not come from a `next` link (`not_found`)."),
+                base=docs.AUTH_ERRORS,
+            ),
+        },
+        summary="Live public matches to spectate (seen one complete trick behind)",
+        description=(
+            "Active public matches, newest first. A spectator (anyone not seated) sees each "
+            "one, here and in `GET /matches/{id}`, its move log and its stream, as it was one "
+            "complete trick ago: `version`, `to_act` and `updated_at` are those of that moment "
+            "and `deadline` is null."
+        ),
+    )
+    @action(detail=False, methods=["get"], url_path="live")
+    def live(self, request: Request) -> Response:
+        user = request_user(request)
+        page = self.paginate_queryset(selectors.live_matches().prefetch_related("seats__user"))
+        assert page is not None
+        rows = [_LIVE_ROW.to_representation(selectors.match_row(m, user)) for m in page]
+        return self.get_paginated_response(rows)
 
     def _page(self, queryset: QuerySet[Match]) -> Response:
         user = request_user(self.request)

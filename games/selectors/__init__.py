@@ -9,9 +9,17 @@ write path. The modules:
 - ``lists``: the caller's matches, the lobby, the inbox and one summary row
 - ``logs``: the public move log and the score sheet
 - ``stats``: a player's record over their finished matches
+- ``spectating``: an outsider's sight of an active match, one complete trick behind
 """
 
-from games.selectors.lists import MatchRow, inbox_for, lobby, match_row, matches_visible_to
+from games.selectors.lists import (
+    MatchRow,
+    inbox_for,
+    live_matches,
+    lobby,
+    match_row,
+    matches_visible_to,
+)
 from games.selectors.logs import (
     LogEntry,
     LoggedProject,
@@ -27,6 +35,7 @@ from games.selectors.seats import (
     seat_display_name,
     seat_json,
 )
+from games.selectors.spectating import is_spectator_copy, live_version, spectator_copy
 from games.selectors.views import FinishedRoundView, MatchView, RoundView, match_view_data
 
 __all__ = [
@@ -41,6 +50,9 @@ __all__ = [
     "inbox_etag",
     "inbox_for",
     "is_automatic",
+    "is_spectator_copy",
+    "live_matches",
+    "live_version",
     "lobby",
     "match_for_viewer",
     "match_row",
@@ -50,4 +62,5 @@ __all__ = [
     "score_sheet",
     "seat_display_name",
     "seat_json",
+    "spectator_copy",
 ]

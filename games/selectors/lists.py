@@ -10,10 +10,16 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from games.models import Match, MatchStatus, Seat, Visibility
+from games.selectors.spectating import spectator_copy
 
 
 def matches_visible_to(user: User) -> QuerySet[Match]:
     return Match.objects.filter(Q(seats__user=user) | Q(visibility=Visibility.PUBLIC)).distinct()
+
+
+def live_matches() -> QuerySet[Match]:
+    """Active public matches, for spectators (``GET /matches/live``)."""
+    return Match.objects.filter(status=MatchStatus.ACTIVE, visibility=Visibility.PUBLIC)
 
 
 def lobby() -> QuerySet[Match]:
@@ -76,6 +82,10 @@ class MatchRow:
 def match_row(match: Match, user: User) -> MatchRow:
     seats = list(match.seats.all())
     mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is None:
+        # A spectator's row says no more than their view: version, to_act and updated_at as of
+        # the cut (selectors ``spectating``).
+        match = spectator_copy(match)
     my_turn = bool(getattr(match, "is_my_turn", 0))
     if not hasattr(match, "is_my_turn") and mine is not None:
         my_turn = (

@@ -40,9 +40,17 @@ class LogEntry:
 
 
 def move_log_entries(match: Match, viewer: Seat | None, after: int, limit: int) -> list[LogEntry]:
-    """At most ``limit`` entries of the public log after version ``after``. A declaration's
-    cards stay hidden from other seats until trick 1 of its round is complete (api.md)."""
-    moves = list(Move.objects.filter(match=match, version__gt=after).order_by("seq")[:limit])
+    """At most ``limit`` entries of the public log after version ``after``, up to the match's
+    version. A declaration's cards stay hidden from other seats until trick 1 of its round is
+    complete (api.md)."""
+    # Never past the match's version as read: a spectator's copy stops at its cut (selectors
+    # ``spectating``), and for anyone else a move committed after the row was read waits for
+    # the next read, so a page and its ``version`` agree.
+    moves = list(
+        Move.objects.filter(match=match, version__gt=after, version__lte=match.version).order_by(
+            "seq"
+        )[:limit]
+    )
     state = match.load_state()
     open_round = None
     if state is not None and state.phase is not engine.Phase.FINISHED and not state.tricks:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.errors import MatchNotFound
 from games.models import BotLevel, Match, Seat, Visibility
+from games.selectors.spectating import spectator_copy
 
 # What a bot seat is shown as, in the reader's language; the seat's ``bot`` field keeps the
 # level itself (``easy``, ``normal``) for clients. accounts.names keeps players from taking
@@ -35,13 +36,19 @@ def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
 
     Staff included: they see everything in the admin only (api.md), so the API holds a staff
     account to the same rule as any other player.
+
+    An outsider of an active public match (a spectator) gets the spectator's copy of the match,
+    delayed by one complete trick (``games.selectors.spectating``): every read built on this
+    one (view, ETag, move log, stream) shows the match as of that cut.
     """
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise MatchNotFound()
     mine = next((s for s in match.seat_list() if s.user_id == user.pk), None)
-    if mine is None and match.visibility == Visibility.PRIVATE:
-        raise MatchNotFound()
+    if mine is None:
+        if match.visibility == Visibility.PRIVATE:
+            raise MatchNotFound()
+        return spectator_copy(match), None
     return match, mine
 
 

@@ -92,6 +92,7 @@ class ReportAdmin(admin.ModelAdmin):
         "reported_link",
         "reason",
         "comment",
+        "chat_phrase",
         "status",
         "created_at",
         "resolved_at",
@@ -127,6 +128,13 @@ class ReportAdmin(admin.ModelAdmin):
     @admin.display(description=_("comment"))
     def comment_short(self, report: Report) -> str:
         return report.comment[:80]
+
+    @admin.display(description=_("chat message"))
+    def chat_phrase(self, report: Report) -> str:
+        message = report.chat_message
+        if message is None:
+            return "-"
+        return f"#{message.pk} {message.phrase} ({message.created_at:%Y-%m-%d %H:%M:%S})"
 
     @admin.action(description=_("Dismiss"), permissions=["change"])
     def dismiss_reports(self, request: HttpRequest, queryset: QuerySet) -> Any:

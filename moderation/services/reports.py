@@ -6,10 +6,11 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Sanction, SanctionKind, User
-from core.errors import InvalidInput
+from core.errors import InvalidField, InvalidInput
 from games import services
 from games.errors import MatchNotFound
 from games.models import Seat, Visibility
@@ -21,13 +22,21 @@ from moderation.errors import (
 from moderation.models import ModerationKind, Report, ReportReason, ReportStatus
 from moderation.services.log import action_log, require_reason, seat_field_error
 from moderation.services.sanctions import sanction_start
+from players.models import ChatMessage
 
 
 @transaction.atomic
 def report_create(
-    *, reporter: User, match_id: int, seat: int, reason: str, comment: str = ""
+    *,
+    reporter: User,
+    match_id: int,
+    seat: int,
+    reason: str,
+    comment: str = "",
+    chat_message: int | None = None,
 ) -> Report:
-    """A player reports the human in ``seat`` of a match they may see.
+    """A player reports the human in ``seat`` of a match they may see, optionally naming a
+    quick-chat message that seat sent (only the table sees its chat, so only the seated may).
 
     The match row is locked so two identical reports racing serialise; the partial unique
     constraint (one open report per reporter, reported player and match) is the last guard.
@@ -46,6 +55,17 @@ def report_create(
         raise seat_field_error(_("That seat holds no player to report."))
     if target.user_id == reporter.pk:
         raise seat_field_error(_("You cannot report yourself."))
+    message = None
+    if chat_message is not None:
+        message = ChatMessage.objects.filter(
+            pk=chat_message, match=match, seat=seat, sender_id=target.user_id
+        ).first()
+        if message is None or mine is None:
+            # One answer for a message that does not exist, is another table's or another
+            # seat's, or one the reporter could not have seen (not seated).
+            raise InvalidField(
+                "chat_message", gettext("No such message from that seat at your table.")
+            )
     if Report.objects.filter(
         match=match, reporter=reporter, reported=target.user, status=ReportStatus.OPEN
     ).exists():
@@ -59,6 +79,7 @@ def report_create(
                 reported=target.user,
                 reason=reason,
                 comment=comment,
+                chat_message=message,
             )
     except IntegrityError:  # pragma: no cover - the lock above makes this unreachable
         raise DuplicateReport() from None

@@ -1,6 +1,7 @@
 """The players app's models, one module per feature."""
 
 from players.models.blocks import Block
+from players.models.chat import ChatMessage
 from players.models.matchmaking import Ticket, TicketStatus
 from players.models.ratings import RatedSeat, Rating, RatingChange, WeeklyGain
 from players.models.rematch import Rematch
@@ -8,6 +9,7 @@ from players.models.social import Follow, Invitation, InvitationStatus
 
 __all__ = [
     "Block",
+    "ChatMessage",
     "Follow",
     "Invitation",
     "InvitationStatus",

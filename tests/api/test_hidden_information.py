@@ -22,6 +22,7 @@ from rest_framework.test import APIClient
 from games import engine
 from games.engine.cards import card_str, cards_of
 from games.models import Match
+from games.selectors.spectating import round_cut
 from games.services import state as services  # where the deal is made
 from tests.support.api import (
     API,
@@ -55,6 +56,22 @@ def forbidden_cards(state: engine.GameState, seat: int | None) -> set[str]:
             for project in projects:
                 hidden.difference_update(project.cards)
     return {card_str(c) for c in hidden}
+
+
+def spectator_forbidden(state: engine.GameState) -> set[str]:
+    """What a spectator must not see yet besides the hands: the cards of the trick in progress
+    and of the last complete trick, and declared cards until trick 2 is complete."""
+    hidden = set(state.trick)
+    if state.tricks:
+        hidden.update(state.tricks[-1].cards)
+    for _, projects in state.declarations:
+        for project in projects:
+            if len(state.tricks) < 2:
+                hidden.update(project.cards)
+            else:  # public since trick 1, which the spectator has seen by now
+                hidden.difference_update(project.cards)
+    hidden.discard(state.face_up)  # shown for the whole round
+    return {card_str(c) for c in hidden if c is not None}
 
 
 def assert_nothing_forbidden(response: Any, payload: Any, forbidden: set[str], where: str) -> None:
@@ -146,6 +163,13 @@ def crawl(match_id: int, personas: dict[str, tuple[APIClient, int | None]]) -> i
     hidden_declarations = 0
     for name, (client, seat) in personas.items():
         forbidden = forbidden_cards(state, seat)
+        seen = state
+        if name == "outsider":
+            # A spectator sees the match one complete trick behind (selectors.spectating):
+            # besides the hands, neither the trick in progress nor the last complete one, nor
+            # a declaration's cards before trick 2 is complete.
+            forbidden |= spectator_forbidden(state)
+            seen = round_cut(state).state
         where = f"{name} v{Match.objects.get(pk=match_id).version}"
         urls = {
             **{kind: match_url(match_id, tail) for kind, tail in GETS.items()},
@@ -168,9 +192,9 @@ def crawl(match_id: int, personas: dict[str, tuple[APIClient, int | None]]) -> i
                 assert response.status_code == 200, (where, kind, response.content)
             body = response.json()
             if kind == "view":
-                check_view(body, state, seat)
+                check_view(body, seen, seat)
             if kind == "move_log":
-                hidden_declarations += check_move_log(body, state, seat)
+                hidden_declarations += check_move_log(body, seen, seat)
             assert_nothing_forbidden(
                 response, public_part(kind, body, number), forbidden, f"{where} {kind}"
             )

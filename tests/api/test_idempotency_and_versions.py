@@ -16,6 +16,8 @@ from tests.support.api import (
     play,
     post_move,
     state_of,
+    to_act,
+    view_of,
 )
 from tests.support.players import Player, create_match
 
@@ -249,7 +251,9 @@ def test_the_move_log_after_a_version_lists_the_later_moves_in_order(
         (3, "double", "pass"),
         (1, "double", "pass"),
     ]
-    later = make_player().client.get(match_url(match_id, f"/moves?after={start + 5}")).json()
+    # A seated reader: a spectator sees no call before trick 1 is complete
+    # (tests/api/test_spectating.py).
+    later = players[3].client.get(match_url(match_id, f"/moves?after={start + 5}")).json()
     assert later["results"] == full["results"][5:]
     assert later["next"] is None
     up_to_date = players[2].client.get(match_url(match_id, f"/moves?after={start + 8}")).json()
@@ -289,11 +293,20 @@ def test_declared_cards_stay_out_of_other_seats_logs_until_trick_1_is_complete(
         return [e["projects"] for e in entries if e["type"] == "declare"]
 
     assert logged(players[2].client) == [sira]
-    for client in (players[0].client, players[1].client, players[3].client, outsider.client):
+    for client in (players[0].client, players[1].client, players[3].client):
         assert logged(client) == [[{"kind": "sira", "cards": None}]]
+    # A spectator sees trick 1, its declarations included, only once trick 2 is complete
+    # (tests/api/test_spectating.py).
+    assert logged(outsider.client) == []
     for seat, card in ((2, "AS"), (3, "8S"), (0, "10S")):
         play(players, match_id, seat, {"type": "play", "card": card})
     assert logged(players[0].client) == [[{"kind": "sira", "cards": None}]]
     play(players, match_id, 1, {"type": "play", "card": "JS"})  # trick 1 is complete
-    for client in (*(p.client for p in players), outsider.client):
+    for client in (p.client for p in players):
         assert logged(client) == [sira]
+    assert logged(outsider.client) == []
+    while len(state_of(match_id).tricks) < 2:
+        seat = to_act(match_id)
+        legal = view_of(players[seat], match_id)["round"]["legal_moves"]
+        play(players, match_id, seat, next(m for m in legal if m["type"] == "play"))
+    assert logged(outsider.client) == [sira]
