@@ -9,6 +9,7 @@
   that Unicode calls letters or symbols but that draw nothing (Hangul fillers, the blank
   Braille pattern); no more than a few combining marks stacked on one letter;
 - not empty once that is done;
+- not the anonymous name of a deleted account (``deleted-<id>``);
 - not a claim to be a bot: bot seats are shown as "Easy bot", "Normal bot" (games.selectors),
   so any name with the word bot or robot in it, in Latin or Arabic script, is reserved, however
   it is cased, spaced or spelt with look-alike letters.
@@ -42,21 +43,35 @@ _BOT_WORDS = frozenset({"bot", "bots", "robot", "robots", "بوت", "بوتات"
 # The bot levels there are or might be, for "EasyBot" written as one word.
 _LEVELS = ("easy", "normal", "random", "hard")
 _RESERVED = _BOT_WORDS | {level + word for level in _LEVELS for word in ("bot", "robot")}
-# Look-alikes of the letters of "bot" (after casefolding), and the Arabic stretching stroke.
+# Look-alikes of Latin letters (after casefolding: capitals fold to these small forms first)
+# from Cyrillic, Greek, IPA and small capitals, and the Arabic stretching stroke: enough to
+# spell the reserved words (Easy Bot with a Cyrillic E and B, an open E, a hooked b, small
+# capitals) without Latin letters.
+_LOOK_ALIKES = {
+    "a": "\u0430\u03b1\u0251\u1d00",  # Cyrillic a, alpha, Latin alpha, small capital A
+    "b": "\u0432\u044c\u03b2\u0299\u0253\u0185",  # ve, soft sign, beta, small B, hooked b
+    "c": "\u0441\u03f2\u0188\u1d04",  # Cyrillic es, lunate sigma, hooked c, small capital C
+    "d": "\u0501\u0257\u1d05",  # Cyrillic komi de, hooked d, small capital D
+    "e": "\u0435\u03b5\u025b\u01dd\u1d07\u0454",  # Cyrillic ie, epsilon, open e, turned e
+    "h": "\u04bb\u043d\u029c",  # Cyrillic shha, en (capital looks like H), small capital H
+    "i": "\u0456\u03b9\u0131\u026a",  # Cyrillic i, iota, dotless i, small capital I
+    "k": "\u043a\u03ba\u1d0b",  # Cyrillic ka, kappa, small capital K
+    "l": "\u029f\u04cf",  # small capital L, Cyrillic palochka
+    "m": "\u043c\u1d0d",  # Cyrillic em (capital looks like M), small capital M
+    "n": "\u0274\u03b7",  # small capital N, eta
+    "o": "0\u043e\u03bf\u1d0f\u0275",  # zero, Cyrillic o, omicron, small capital O
+    "p": "\u0440\u03c1\u1d18",  # Cyrillic er, rho, small capital P
+    "r": "\u0433\u0280\u027e",  # Cyrillic ghe, small capital R, fish-hook r
+    "s": "\u0455\ua7a9",  # Cyrillic dze, s with oblique stroke
+    "t": "\u0442\u03c4\u1d1b",  # Cyrillic te (capital looks like T), tau, small capital T
+    "u": "\u03c5\u1d1c",  # upsilon, small capital U
+    "x": "\u0445\u03c7",  # Cyrillic ha, chi
+    "y": "\u0443\u028f\u04af",  # Cyrillic u, small capital Y, straight u
+}
 _FOLD = str.maketrans(
     {
-        "0": "o",
+        **{alike: letter for letter, alikes in _LOOK_ALIKES.items() for alike in alikes},
         "8": "b",
-        "\u043e": "o",  # Cyrillic o
-        "\u03bf": "o",  # Greek omicron
-        "\u1d0f": "o",  # small capital O
-        "\u0432": "b",  # Cyrillic ve (its capital looks like B)
-        "\u044c": "b",  # Cyrillic soft sign
-        "\u03b2": "b",  # Greek beta
-        "\u0299": "b",  # small capital B
-        "\u0442": "t",  # Cyrillic te (its capital looks like T)
-        "\u03c4": "t",  # Greek tau
-        "\u1d1b": "t",  # small capital T
         "\u0640": "",  # Arabic tatweel, the stretching stroke
     }
 )
@@ -81,6 +96,10 @@ def clean_display_name(raw: str) -> str:
         )
     if claims_to_be_a_bot(name):
         raise ValidationError(_("Names that say bot are kept for the bots."), code="reserved")
+    if looks_like_a_deleted_account(name):
+        raise ValidationError(
+            _("Names like deleted-12 are kept for deleted accounts."), code="reserved"
+        )
     return name
 
 
@@ -106,6 +125,13 @@ def claims_to_be_a_bot(name: str) -> bool:
     # With and without the Arabic article: "البوت" is "the bot".
     candidates = {whole, *words} | {w.removeprefix("ال") for w in words}
     return not candidates.isdisjoint(_RESERVED)
+
+
+def looks_like_a_deleted_account(name: str) -> bool:
+    """A deleted account's seat shows its anonymous username, ``deleted-<id>``: no living
+    player may look like one ("Deleted 12", or deleted_12 with a Cyrillic e)."""
+    words = [w for w in _SEPARATORS.split(_skeleton(name)) if w]
+    return bool(words) and words[0] == "deleted" and any(c.isdigit() for c in name)
 
 
 def _skeleton(name: str) -> str:

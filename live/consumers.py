@@ -241,7 +241,7 @@ class MatchStream(_Stream):
                     await self._chat_pass()
                 await self._pass()
             except MatchNotFound:  # no longer visible (e.g. left a private match)
-                await self.refuse(auth.NOT_VISIBLE)
+                await self.refuse(await self._why_not_visible())
                 return
             except OSError:  # the client went away mid-pass (uvicorn's ClientDisconnected)
                 return
@@ -249,6 +249,16 @@ class MatchStream(_Stream):
                 log.exception("live: a stream pass failed for match %s", self.match_id)
                 await asyncio.sleep(0.5)
                 self._wake.set()
+
+    async def _why_not_visible(self) -> int:
+        """The close code for a match that vanished from the caller's sight: a revoked token or
+        a deleted account (whose seat went to a bot in the same commit) says so with its own
+        code, as the periodic re-check would a moment later, rather than "not visible"."""
+        if self.caller is None:
+            return auth.NOT_VISIBLE
+        token_id = self.caller.token_id
+        refused = await _read_off_thread(auth.standings)({token_id})
+        return int(refused.get(token_id, auth.NOT_VISIBLE))
 
     async def _pass(self) -> None:
         read = await _read_off_thread(self._read)()

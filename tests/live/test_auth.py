@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import AuthToken, Sanction, hash_token
 from live.models import WsTicket
 from tests.support.live import Stream, ThreadServer
-from tests.support.players import Player, create_match, player_register
+from tests.support.players import PASSWORD, Player, create_match, player_register
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -128,3 +128,17 @@ def test_too_many_connections_is_4429(stream_server: ThreadServer, settings: Any
     kept[0].close()
     # A closed connection frees its place.
     assert Stream(url, player.token).next()["type"] == "view"
+
+
+def test_a_deleted_accounts_match_stream_closes_4401_not_4404(stream_server: ThreadServer) -> None:
+    """Deleting the account hands the seat of a private match to a bot in the same commit, so
+    the stream's next pass no longer sees the match; it must still say why: the token is gone
+    (4401), not that the match is hidden (4404). The periodic re-check is left slow so that
+    the pass, not the re-check, closes the stream."""
+    player = player_register()
+    match = create_match(player, visibility="private", bots={"1": "easy", "2": "easy", "3": "easy"})
+    stream = Stream(f"{stream_server.url}/ws/v1/matches/{match['id']}", player.token)
+    assert stream.next()["type"] == "view"
+    answer = player.client.delete("/api/v1/me", {"password": PASSWORD}, format="json")
+    assert answer.status_code == 204, answer.content
+    assert stream.close_code() == 4401

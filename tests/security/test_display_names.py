@@ -47,6 +47,13 @@ REFUSED = {
     "بوت": "reserved",  # bot
     "البوت": "reserved",  # the bot
     "بـوت سهل": "reserved",  # "easy bot", with a stretching stroke
+    "\u0415asy\u0412ot": "reserved",  # Cyrillic capital Ie and Ve in "EasyBot"
+    "\u0190asy \u0253ot": "reserved",  # open E and hooked b: "Easy bot"
+    "\u0280\u1d0f\u0299\u1d0f\u1d1b": "reserved",  # small capitals: "robot"
+    # The anonymous name a deleted account's seat shows.
+    "deleted-11": "reserved",
+    "Deleted 10": "reserved",
+    "d\u0435leted_7": "reserved",  # with a Cyrillic e
     # Invisible or direction-changing characters.
     "\u200b": "invalid_character",  # zero-width space
     "Layla\u200d": "invalid_character",  # zero-width joiner
@@ -88,6 +95,8 @@ def test_register_refuses_the_name(db: None, anon: APIClient, name: str, code: s
         ("Robotics fan", "Robotics fan"),
         ("Easy", "Easy"),
         ("Putin بوتين", "Putin بوتين"),
+        ("Deleted", "Deleted"),  # a word, not an account's anonymous name
+        ("\u0412\u0430\u0441\u044f", "\u0412\u0430\u0441\u044f"),  # Vasya, in Cyrillic
     ],
 )
 def test_register_keeps_ordinary_names(db: None, anon: APIClient, name: str, stored: str) -> None:
