@@ -335,6 +335,7 @@ def api_paths(match_id: int) -> list[str]:
         "format": "json",
         "seat": "1",
         "username": "player1",
+        "ruleset": "gamerules",
     }
     out = set()
     for route in _routes(get_resolver().url_patterns):
