@@ -23,8 +23,9 @@ def round_deal(match: Match, rnd: Round, moves: list[Move]) -> dict[str, Any]:
     """Replay one round with the engine's one replay from its deck: the five cards each seat
     was dealt (R8), the cards each received after the bidding (R9), and the stock left
     undealt when the round ended in a redeal or is still in its bidding."""
+    rules = engine.get_ruleset(match.ruleset)
     before = engine.new_match(
-        engine.get_ruleset(match.ruleset),
+        rules,
         dealer=rnd.dealer,
         scores=tuple(rnd.scores_before or (0, 0)),
         target=match.target,
@@ -36,7 +37,7 @@ def round_deal(match: Match, rnd: Round, moves: list[Move]) -> dict[str, Any]:
     bids = list(takewhile(lambda m: m.payload.get("type") == "bid", moves))
     try:
         state = engine.replay_round(
-            before, deck, ((m.seat, engine.move_from_dict(m.payload)) for m in bids)
+            before, deck, ((m.seat, engine.move_from_dict(m.payload, rules)) for m in bids)
         )
     except engine.ReplayRefused as refused:  # pragma: no cover - the log is the truth
         state = refused.state  # show what replays
