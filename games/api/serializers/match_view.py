@@ -311,6 +311,7 @@ class MatchSummarySerializer(ResponseSerializer):
     # One match of a list as one user sees it (``games.selectors.MatchRow``).
     id = serializers.IntegerField(source="match.pk")
     status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
+    ruleset = serializers.CharField(source="match.ruleset")
     visibility = serializers.ChoiceField(choices=Visibility.choices, source="match.visibility")
     version = serializers.IntegerField(source="match.version")
     scores = IntListField(source="match.scores")
