@@ -59,7 +59,7 @@ class MovesResource(viewsets.GenericViewSet):
             201: OpenApiResponse(
                 s.MatchViewSerializer,
                 description="The move was made: your new view of the match.",
-                examples=[ex.MATCH_VIEW],
+                examples=[ex.MATCH_VIEW, ex.MATCH_VIEW_SAUDI],
             ),
             **docs.errors(
                 (400, "Not a valid move body (`invalid`, `malformed`)."),
@@ -88,7 +88,7 @@ class MovesResource(viewsets.GenericViewSet):
             PAGE_SIZE,
         ],
         responses={
-            200: OpenApiResponse(s.MoveLogSerializer, examples=[ex.MOVE_LOG]),
+            200: OpenApiResponse(s.MoveLogSerializer, examples=[ex.MOVE_LOG, ex.MOVE_LOG_SAUDI]),
             **docs.errors((400, "Bad `after` or `page_size` (`invalid`).")),
         },
         summary="The public move log after a version",
