@@ -84,7 +84,9 @@ def duplicate_round(args: tuple[Setup, int]) -> float:
     total = 0
     for a_team in (0, 1):
         levels = (setup.a, setup.b) if a_team == 0 else (setup.b, setup.a)
-        state = _play_until(new_match(get_ruleset(setup.ruleset), dealer=index % 4), levels, setup, key, True)
+        state = _play_until(
+            new_match(get_ruleset(setup.ruleset), dealer=index % 4), levels, setup, key, True
+        )
         points = state.history[-1].result.points
         total += points[a_team] - points[1 - a_team]
     return total / 2
@@ -97,7 +99,9 @@ def duplicate_match(args: tuple[Setup, int]) -> tuple[int, int]:
     wins = 0
     for a_team in (0, 1):
         levels = (setup.a, setup.b) if a_team == 0 else (setup.b, setup.a)
-        state = _play_until(new_match(get_ruleset(setup.ruleset), dealer=index % 4), levels, setup, key, False)
+        state = _play_until(
+            new_match(get_ruleset(setup.ruleset), dealer=index % 4), levels, setup, key, False
+        )
         wins += state.winner == a_team
     return wins, 2
 
@@ -140,7 +144,8 @@ def main(argv: list[str] | None = None) -> None:
         ruleset=ns.ruleset,
     )
     print(
-        f"{ns.ruleset}: A={ns.a} vs B={ns.b}; {ns.rounds} duplicate deals ({2 * ns.rounds} rounds), "
+        f"{ns.ruleset}: A={ns.a} vs B={ns.b}; "
+        f"{ns.rounds} duplicate deals ({2 * ns.rounds} rounds), "
         f"{ns.matches} matches; normal samples/card={ns.samples}, "
         f"deals/bid option={ns.bid_samples}; seed={ns.seed}"
     )
