@@ -239,25 +239,27 @@ SCORE_SHEET = _response(
 
 # --- saudi (docs/rulesets.md): what a `saudi` match adds ----------------------------------------
 
-_SAUDI_PREVIOUS = {
+_SAUDI_RESULT: dict[str, Any] = {
+    "abnat": [52, 110],
+    "card_points": [5, 11],
+    "projects": {"declared": [], "awarded_team": None, "points": [0, 0]},
+    "baloot": [0, 0],
+    "kaboot": None,
+    "bidder_team": 0,
+    "bidder_failed": True,
+    "points": [0, 32],
+    "gahwa_winner": None,
+    "sawa": {"seat": 2, "valid": False},
+}
+
+_SAUDI_PREVIOUS: dict[str, Any] = {
     "number": 1,
     "dealer": 3,
     "face_up": "10H",
     "status": "complete",
     "contract": {**MATCH_VIEW.value["round"]["contract"], "locked": True, "multiplier": 2},
     "tricks": [],  # left short here; a real answer lists the tricks played before the Sawa
-    "result": {
-        "abnat": [52, 110],
-        "card_points": [5, 11],
-        "projects": {"declared": [], "awarded_team": None, "points": [0, 0]},
-        "baloot": [0, 0],
-        "kaboot": None,
-        "bidder_team": 0,
-        "bidder_failed": True,
-        "points": [0, 32],
-        "gahwa_winner": None,
-        "sawa": {"seat": 2, "valid": False},
-    },
+    "result": _SAUDI_RESULT,
     "declarations": [],
     "scores_after": [0, 32],
     "deck_commitment": "5f0c1e9a" * 8,
@@ -343,14 +345,8 @@ SCORE_SHEET_SAUDI = _response(
                 "number": 1,
                 "dealer": 3,
                 "status": "complete",
-                **{
-                    k: v
-                    for k, v in _SAUDI_PREVIOUS["result"].items()
-                    if k != "abnat" and k != "card_points"
-                },
                 "contract": _SAUDI_PREVIOUS["contract"],
-                "abnat": [52, 110],
-                "card_points": [5, 11],
+                **_SAUDI_RESULT,
                 "totals": [0, 32],
             }
         ],
