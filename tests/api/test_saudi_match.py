@@ -45,8 +45,8 @@ def held_hands(match_id: int) -> list[list[str]]:
 def step(
     players: list[Player], match_id: int, rng: random.Random, sawa_rate: float = 0.3
 ) -> dict[str, Any]:
-    """The acting seat posts one of its own legal moves (Sawa, when open, at ``sawa_rate``);
-    returns the posted move."""
+    """The acting seat posts one of its own legal moves (Sawa, when open, at ``sawa_rate``;
+    never Gahwa); returns the posted move."""
     seat = to_act(match_id)
     view = view_of(players[seat], match_id)
     rnd = view["round"]
@@ -58,7 +58,8 @@ def step(
     if sawa and rng.random() < sawa_rate:
         move = sawa[0]
     else:
-        others = [m for m in moves if m["type"] != "sawa"]
+        # No random Gahwa: it would end the match at once, before any Sawa moment.
+        others = [m for m in moves if m["type"] != "sawa" and m.get("call") != "gahwa"]
         move = rng.choice(others)
     response = post_move(players[seat], match_id, {**move, "expected_version": view["version"]})
     assert response.status_code == 201, response.content
