@@ -91,8 +91,10 @@ bench-leaderboard: $(STAMP)
 	$(PY) -m bench.leaderboard
 
 bots-eval: $(STAMP)
-	$(PY) -m bench.bots_eval --a normal --b easy --rounds 1000
-	$(PY) -m bench.bots_eval --a easy --b random --rounds 1000
+	for ruleset in gamerules saudi; do \
+		$(PY) -m bench.bots_eval --ruleset $$ruleset --a normal --b easy --rounds 1000 || exit 1; \
+		$(PY) -m bench.bots_eval --ruleset $$ruleset --a easy --b random --rounds 1000 || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache var

@@ -30,7 +30,7 @@ from rest_framework.views import exception_handler
 from core.errors import DomainError, domain_error_classes
 from core.i18n import is_english
 from core.problems import PROBLEM_CONTENT_TYPE, problem
-from games.engine.errors import ILLEGAL_CODES, EngineError
+from games.engine.errors import ALL_ILLEGAL_CODES, EngineError
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,8 @@ ENGINE_DETAILS = {
     "card_not_held": _("That card is not in your hand."),
     "locked_trump_lead": _("The round is locked: lead a non-trump card."),
     "must_follow_suit": _("You must follow the led suit."),
+    "must_trump": _("You cannot follow the led suit: you must play a trump."),
+    "must_overtrump": _("You must play a trump higher than the one winning the trick."),
     "invalid_project": _("That declaration of projects is not valid."),
 }
 
@@ -91,7 +93,7 @@ def published_codes() -> list[str]:
     for module in ("accounts.errors", "games.errors", "moderation.errors", "players.errors"):
         importlib.import_module(module)
     domain = {cls.code for cls in domain_error_classes()}
-    return sorted(domain | set(ILLEGAL_CODES) | FRAMEWORK_CODES)
+    return sorted(domain | set(ALL_ILLEGAL_CODES) | FRAMEWORK_CODES)
 
 
 ERROR_CODES = published_codes()

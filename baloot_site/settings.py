@@ -349,7 +349,7 @@ SPECTACULAR_SETTINGS = {
         "EndReasonEnum": "games.models.EndReason",
         "BotLevelEnum": "games.models.BotLevel",
         "ActorEnum": "games.models.Actor",
-        "MoveTypeEnum": ["bid", "double", "declare", "play"],
+        "MoveTypeEnum": ["bid", "double", "declare", "play", "sawa"],
         "ProjectKindEnum": ["sira", "50", "100", "400"],
         "PhaseEnum": "games.api.schema_enums.PHASES",
         "SuitEnum": "games.api.schema_enums.SUITS",

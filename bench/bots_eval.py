@@ -1,6 +1,6 @@
 """Duplicate evaluation of two bot levels.
 
-    python -m bench.bots_eval --a normal --b easy --rounds 1000 --matches 100
+    python -m bench.bots_eval --a normal --b easy --rounds 1000 --matches 100 --ruleset saudi
 
 Rounds: each deal is played twice from 0-0, bidding included, with the two levels swapping
 seats; the margin of a deal is the mean of (A's round points - B's round points) over its two
@@ -21,7 +21,17 @@ from multiprocessing import Pool
 from multiprocessing.pool import Pool as PoolType
 from typing import TypeVar
 
-from games.engine import GAMERULES, Phase, apply, new_match, observation, start_round, to_act
+from games.engine import (
+    GAMERULES,
+    RULESETS,
+    Phase,
+    apply,
+    get_ruleset,
+    new_match,
+    observation,
+    start_round,
+    to_act,
+)
 from games.engine.bots import BOT_LEVELS, NormalConfig, choose_move
 from games.engine.state import GameState, RoundStatus
 
@@ -32,6 +42,7 @@ class Setup:
     b: str
     normal: NormalConfig
     seed: int
+    ruleset: str = GAMERULES.name
 
 
 def _deck(rng: random.Random) -> list[int]:
@@ -56,7 +67,11 @@ def _play_until(
         seat = to_act(state)
         assert seat is not None
         move = choose_move(
-            levels[seat % 2], observation(state, seat), bot_rngs[seat], normal_config=setup.normal
+            levels[seat % 2],
+            observation(state, seat),
+            bot_rngs[seat],
+            normal_config=setup.normal,
+            ruleset=state.ruleset,
         )
         state = apply(state, seat, move)
     return state
@@ -69,7 +84,9 @@ def duplicate_round(args: tuple[Setup, int]) -> float:
     total = 0
     for a_team in (0, 1):
         levels = (setup.a, setup.b) if a_team == 0 else (setup.b, setup.a)
-        state = _play_until(new_match(GAMERULES, dealer=index % 4), levels, setup, key, True)
+        state = _play_until(
+            new_match(get_ruleset(setup.ruleset), dealer=index % 4), levels, setup, key, True
+        )
         points = state.history[-1].result.points
         total += points[a_team] - points[1 - a_team]
     return total / 2
@@ -82,7 +99,9 @@ def duplicate_match(args: tuple[Setup, int]) -> tuple[int, int]:
     wins = 0
     for a_team in (0, 1):
         levels = (setup.a, setup.b) if a_team == 0 else (setup.b, setup.a)
-        state = _play_until(new_match(GAMERULES, dealer=index % 4), levels, setup, key, False)
+        state = _play_until(
+            new_match(get_ruleset(setup.ruleset), dealer=index % 4), levels, setup, key, False
+        )
         wins += state.winner == a_team
     return wins, 2
 
@@ -113,6 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--bid-samples", type=int, default=NormalConfig().bid_samples, help="0: easy bidding"
     )
+    parser.add_argument("--ruleset", choices=sorted(RULESETS), default=GAMERULES.name)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     ns = parser.parse_args(argv)
@@ -121,9 +141,11 @@ def main(argv: list[str] | None = None) -> None:
         b=ns.b,
         normal=NormalConfig(samples=ns.samples, bid_samples=ns.bid_samples),
         seed=ns.seed,
+        ruleset=ns.ruleset,
     )
     print(
-        f"A={ns.a} vs B={ns.b}; {ns.rounds} duplicate deals ({2 * ns.rounds} rounds), "
+        f"{ns.ruleset}: A={ns.a} vs B={ns.b}; "
+        f"{ns.rounds} duplicate deals ({2 * ns.rounds} rounds), "
         f"{ns.matches} matches; normal samples/card={ns.samples}, "
         f"deals/bid option={ns.bid_samples}; seed={ns.seed}"
     )

@@ -109,6 +109,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """true or false and nothing else: DRF's BooleanField would take "yes", 1 or "on"."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 class StrictRegexField(serializers.RegexField):
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):

@@ -35,12 +35,13 @@ def _round_json(rnd: Round, actions: list[tuple[int, engine.Move]]) -> dict[str,
 
 def _actions_by_round(match: Match, numbers: list[int]) -> dict[int, list[tuple[int, engine.Move]]]:
     grouped: dict[int, list[tuple[int, engine.Move]]] = defaultdict(list)
+    rules = engine.get_ruleset(match.ruleset)  # `sawa` and `locked` exist in `saudi` only
     for seat, round_number, payload in (
         Move.objects.filter(match=match, round_number__in=numbers)
         .order_by("seq")
         .values_list("seat", "round_number", "payload")
     ):
-        grouped[round_number].append((seat, engine.move_from_dict(payload)))
+        grouped[round_number].append((seat, engine.move_from_dict(payload, rules)))
     return grouped
 
 

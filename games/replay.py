@@ -53,15 +53,22 @@ def state_from_rows(
     by_round: dict[int, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
     for number, seat, payload in moves:
         by_round[number].append((seat, payload))
+    rules = engine.get_ruleset(ruleset)
     return engine.rebuild(
-        engine.get_ruleset(ruleset),
-        (([parse_card(c) for c in deck], _actions(by_round[number])) for number, deck in rounds),
+        rules,
+        (
+            ([parse_card(c) for c in deck], _actions(by_round[number], rules))
+            for number, deck in rounds
+        ),
         dealer=dealer,
         target=target,
     )
 
 
-def _actions(logged: list[tuple[int, dict[str, Any]]]) -> Iterator[tuple[int, engine.Move]]:
-    # Parsed as replayed, so a damaged payload is reported at its own index in the round.
+def _actions(
+    logged: list[tuple[int, dict[str, Any]]], rules: engine.Ruleset
+) -> Iterator[tuple[int, engine.Move]]:
+    # Parsed as replayed, so a damaged payload is reported at its own index in the round; in
+    # the match's ruleset (`sawa` and a Double's `locked` exist in `saudi` only).
     for seat, payload in logged:
-        yield seat, engine.move_from_dict(payload)
+        yield seat, engine.move_from_dict(payload, rules)

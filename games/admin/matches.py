@@ -33,6 +33,7 @@ class MatchAdmin(ReadOnlyAdmin):
     list_display: tuple[str, ...] = (
         "id",
         "status",
+        "ruleset",
         "players",
         "scores_text",
         "winner_team",
@@ -42,6 +43,7 @@ class MatchAdmin(ReadOnlyAdmin):
     )
     list_filter: ClassVar[tuple[Any, ...]] = (
         "status",
+        "ruleset",
         "end_reason",
         ("created_at", admin.DateFieldListFilter),
         PlayerFilter,

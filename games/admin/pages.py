@@ -9,6 +9,8 @@ from collections import defaultdict
 from itertools import takewhile
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from games import engine, selectors
 from games.engine.cards import card_str, cards_of, parse_card
 from games.models import Match, Move, Round, RoundStatus
@@ -23,8 +25,9 @@ def round_deal(match: Match, rnd: Round, moves: list[Move]) -> dict[str, Any]:
     """Replay one round with the engine's one replay from its deck: the five cards each seat
     was dealt (R8), the cards each received after the bidding (R9), and the stock left
     undealt when the round ended in a redeal or is still in its bidding."""
+    rules = engine.get_ruleset(match.ruleset)
     before = engine.new_match(
-        engine.get_ruleset(match.ruleset),
+        rules,
         dealer=rnd.dealer,
         scores=tuple(rnd.scores_before or (0, 0)),
         target=match.target,
@@ -36,7 +39,7 @@ def round_deal(match: Match, rnd: Round, moves: list[Move]) -> dict[str, Any]:
     bids = list(takewhile(lambda m: m.payload.get("type") == "bid", moves))
     try:
         state = engine.replay_round(
-            before, deck, ((m.seat, engine.move_from_dict(m.payload)) for m in bids)
+            before, deck, ((m.seat, engine.move_from_dict(m.payload, rules)) for m in bids)
         )
     except engine.ReplayRefused as refused:  # pragma: no cover - the log is the truth
         state = refused.state  # show what replays
@@ -69,6 +72,7 @@ def match_page(match: Match) -> dict[str, Any]:
                 "round": rnd,
                 "finished": rnd.status != RoundStatus.IN_PROGRESS,
                 "deal": round_deal(match, rnd, moves),
+                "sawa": sawa_text((rnd.result or {}).get("sawa")),
                 "moves": [
                     {
                         "move": m,
@@ -87,13 +91,26 @@ def match_page(match: Match) -> dict[str, Any]:
     }
 
 
+def sawa_text(sawa: dict[str, Any] | None) -> str:
+    """A round's Sawa (saudi, S25) for staff: who called it and whether it held; "" if none."""
+    if not sawa:
+        return ""
+    if sawa.get("valid"):
+        return str(_("Sawa by seat %(seat)s: valid")) % {"seat": sawa.get("seat")}
+    return str(_("Sawa by seat %(seat)s: false")) % {"seat": sawa.get("seat")}
+
+
 def _move_text(payload: dict[str, Any]) -> str:
     kind = payload.get("type")
     if kind == "play":
         return f"play {payload['card']}"
+    if kind == "sawa":
+        return "sawa"
     if kind in ("bid", "double"):
         suit = f" {payload['suit']}" if payload.get("suit") else ""
-        return f"{kind} {payload['call']}{suit}"
+        locked = payload.get("locked")
+        closed = "" if locked is None else (" (closed)" if locked else " (open)")
+        return f"{kind} {payload['call']}{suit}{closed}"
     if kind == "declare":
         parts = [f"{p['kind']} ({' '.join(p.get('cards') or [])})" for p in payload["projects"]]
         return "declare " + ", ".join(parts)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.admin import ReadOnlyAdmin
 from games.admin.links import match_link
+from games.admin.pages import sawa_text
 from games.models import Move, Round, Seat
 
 
@@ -24,13 +25,32 @@ class SeatAdmin(ReadOnlyAdmin):
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
-    list_display = ("id", "match_link", "number", "dealer", "status", "started_at", "ended_at")
-    list_filter = ("status", ("started_at", admin.DateFieldListFilter))
+    list_display = (
+        "id",
+        "match_link",
+        "ruleset",
+        "number",
+        "dealer",
+        "status",
+        "sawa",
+        "started_at",
+        "ended_at",
+    )
+    list_filter = ("status", "match__ruleset", ("started_at", admin.DateFieldListFilter))
     search_fields = ("=match__id",)
+    list_select_related = ("match",)
 
     @admin.display(description=_("match"), ordering="match")
     def match_link(self, rnd: Round) -> str:
         return match_link(rnd.match_id)
+
+    @admin.display(description=_("ruleset"), ordering="match__ruleset")
+    def ruleset(self, rnd: Round) -> str:
+        return rnd.match.ruleset
+
+    @admin.display(description=_("Sawa"))
+    def sawa(self, rnd: Round) -> str:
+        return sawa_text((rnd.result or {}).get("sawa")) or "-"
 
 
 @admin.register(Move)

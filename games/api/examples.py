@@ -29,6 +29,11 @@ MATCH_CREATE_REQUESTS = [
         {"ruleset": "gamerules", "target": 152, "turn_seconds": 30, "visibility": "public"},
         "Listed in the lobby, 30 seconds per move",
     ),
+    _request(
+        "Saudi rules",
+        {"ruleset": "saudi", "bots": {"1": "normal", "2": "normal", "3": "normal"}},
+        "The game as Saudi players know it (compulsory trumping, Sawa), against three bots",
+    ),
 ]
 
 MATCH_JOIN_REQUESTS = [
@@ -50,6 +55,12 @@ MOVE_REQUESTS = [
         "Projects, on your first turn of trick 1",
     ),
     _request("Play", {"type": "play", "card": "10S"}, "A card"),
+    _request(
+        "Closed double (saudi)",
+        {"type": "double", "call": "double", "locked": True},
+        "saudi Hokum: the doubler chooses a closed round (false or left out: open)",
+    ),
+    _request("Sawa (saudi)", {"type": "sawa"}, "saudi: my team takes every remaining trick"),
 ]
 
 _SEATS = [
@@ -175,6 +186,7 @@ INBOX = _response(
     {
         "id": 42,
         "status": "active",
+        "ruleset": "gamerules",
         "visibility": "private",
         "version": 9,
         "scores": [0, 0],
@@ -222,4 +234,124 @@ SCORE_SHEET = _response(
         "scores": [10, 8],
     },
     "Round 1 made by the bidding team",
+)
+
+
+# --- saudi (docs/rulesets.md): what a `saudi` match adds ----------------------------------------
+
+_SAUDI_RESULT: dict[str, Any] = {
+    "abnat": [52, 110],
+    "card_points": [5, 11],
+    "projects": {"declared": [], "awarded_team": None, "points": [0, 0]},
+    "baloot": [0, 0],
+    "kaboot": None,
+    "bidder_team": 0,
+    "bidder_failed": True,
+    "points": [0, 32],
+    "gahwa_winner": None,
+    "sawa": {"seat": 2, "valid": False},
+}
+
+_SAUDI_PREVIOUS: dict[str, Any] = {
+    "number": 1,
+    "dealer": 3,
+    "face_up": "10H",
+    "status": "complete",
+    "contract": {**MATCH_VIEW.value["round"]["contract"], "locked": True, "multiplier": 2},
+    "tricks": [],  # left short here; a real answer lists the tricks played before the Sawa
+    "result": _SAUDI_RESULT,
+    "declarations": [],
+    "scores_after": [0, 32],
+    "deck_commitment": "5f0c1e9a" * 8,
+    "revealed_hands": [
+        ["AS", "9S", "8D"],
+        ["KH", "7H", "QC"],
+        ["JH", "10S", "7D"],
+        ["9H", "AC", "10C"],
+    ],
+}
+
+MATCH_VIEW_SAUDI = _response(
+    "saudi: a false Sawa just ended round 1",
+    {
+        **MATCH_VIEW.value,
+        "ruleset": "saudi",
+        "version": 61,
+        "scores": [0, 32],
+        "round": {
+            **MATCH_VIEW.value["round"],
+            "number": 2,
+            "dealer": 0,
+            "phase": "doubling",
+            "to_act": 1,
+            "card_counts": [8, 8, 8, 8],
+            "current_trick": None,
+            "doubles": [],
+            "calls": [
+                {"seat": 1, "type": "bid", "call": "pass"},
+                {"seat": 2, "type": "bid", "call": "hokum"},
+            ],
+            "contract": {**MATCH_VIEW.value["round"]["contract"], "declarer": 2},
+            "legal_moves": [
+                {"type": "double", "call": "pass"},
+                {"type": "double", "call": "double", "locked": False},
+                {"type": "double", "call": "double", "locked": True},
+            ],
+            "projects_available": [],
+            "projects_suggested": [],
+        },
+        "previous_round": _SAUDI_PREVIOUS,
+    },
+    "Seat 2's Sawa failed: the hands still held are shown; seat 1 may double open or closed",
+)
+
+MOVE_LOG_SAUDI = _response(
+    "saudi: a closed double and a Sawa",
+    {
+        "results": [
+            {
+                "seq": 5,
+                "version": 9,
+                "round": 1,
+                "seat": 1,
+                "actor": "human",
+                "type": "double",
+                "call": "double",
+                "locked": True,
+                "created_at": "2026-12-01T18:02:00Z",
+            },
+            {
+                "seq": 27,
+                "version": 31,
+                "round": 1,
+                "seat": 2,
+                "actor": "human",
+                "type": "sawa",
+                "revealed_hands": _SAUDI_PREVIOUS["revealed_hands"],
+                "created_at": "2026-12-01T18:09:00Z",
+            },
+        ],
+        "next": None,
+        "version": 31,
+    },
+    "The Sawa's entry shows the hands every seat still held",
+)
+
+SCORE_SHEET_SAUDI = _response(
+    "saudi: a round ended by a false Sawa",
+    {
+        "results": [
+            {
+                "number": 1,
+                "dealer": 3,
+                "status": "complete",
+                "contract": _SAUDI_PREVIOUS["contract"],
+                **_SAUDI_RESULT,
+                "totals": [0, 32],
+            }
+        ],
+        "next": None,
+        "scores": [0, 32],
+    },
+    "`sawa` names who called it and whether it held (null when nobody did)",
 )

@@ -156,7 +156,7 @@ class MatchesResource(viewsets.GenericViewSet):
             200: OpenApiResponse(
                 s.MatchViewSerializer,
                 description="The match as you may see it.",
-                examples=[ex.MATCH_VIEW],
+                examples=[ex.MATCH_VIEW, ex.MATCH_VIEW_SAUDI],
             ),
             304: OpenApiResponse(
                 description="Not modified since the ETag sent in If-None-Match (no body)."

@@ -59,7 +59,7 @@ class MovesResource(viewsets.GenericViewSet):
             201: OpenApiResponse(
                 s.MatchViewSerializer,
                 description="The move was made: your new view of the match.",
-                examples=[ex.MATCH_VIEW],
+                examples=[ex.MATCH_VIEW, ex.MATCH_VIEW_SAUDI],
             ),
             **docs.errors(
                 (400, "Not a valid move body (`invalid`, `malformed`)."),
@@ -68,8 +68,8 @@ class MovesResource(viewsets.GenericViewSet):
                 (
                     422,
                     "Refused by the rules (`not_your_turn`, `illegal_call`, `card_not_held`, "
-                    "`locked_trump_lead`, `must_follow_suit`, `invalid_project`) or "
-                    "`idempotency_key_reused`.",
+                    "`locked_trump_lead`, `must_follow_suit`, `invalid_project`; in `saudi` "
+                    "Hokum also `must_trump` and `must_overtrump`) or `idempotency_key_reused`.",
                 ),
             ),
         },
@@ -88,7 +88,7 @@ class MovesResource(viewsets.GenericViewSet):
             PAGE_SIZE,
         ],
         responses={
-            200: OpenApiResponse(s.MoveLogSerializer, examples=[ex.MOVE_LOG]),
+            200: OpenApiResponse(s.MoveLogSerializer, examples=[ex.MOVE_LOG, ex.MOVE_LOG_SAUDI]),
             **docs.errors((400, "Bad `after` or `page_size` (`invalid`).")),
         },
         summary="The public move log after a version",
@@ -120,7 +120,9 @@ class MovesResource(viewsets.GenericViewSet):
             if stored is not None:
                 body, status_code = stored.body, stored.status_code
             else:
-                move = engine.move_from_dict(payload)  # MalformedMove -> 400
+                # In the match's ruleset: `sawa` and a Double's `locked` exist in `saudi` only.
+                rules = engine.get_ruleset(match.ruleset)
+                move = engine.move_from_dict(payload, rules)  # MalformedMove -> 400
                 services.move_make(match=match, seat=seat, move=move, expected_version=expected)
                 body, status_code = bodies.match_view(match, seat), status.HTTP_201_CREATED
                 if key:

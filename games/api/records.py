@@ -35,7 +35,9 @@ class RecordsResource(viewsets.GenericViewSet):
             PAGE_SIZE,
         ],
         responses={
-            200: OpenApiResponse(s.ScoreSheetSerializer, examples=[ex.SCORE_SHEET]),
+            200: OpenApiResponse(
+                s.ScoreSheetSerializer, examples=[ex.SCORE_SHEET, ex.SCORE_SHEET_SAUDI]
+            ),
             **docs.errors((400, "Bad `after` or `page_size` (`invalid`).")),
         },
         summary="The score sheet: one row per finished round",

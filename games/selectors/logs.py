@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from games import engine
+from games.engine.cards import cards_of
 from games.models import Match, Move, Round, RoundStatus, Seat
 
 
@@ -28,6 +29,8 @@ class LogEntry:
     move: engine.Move
     created_at: datetime
     cards_hidden: bool  # a declaration whose cards this viewer may not see yet
+    # A Sawa's round ended with it: the cards every seat still held, public at once (S24).
+    revealed_hands: tuple[tuple[engine.Card, ...], ...] | None = None
 
     @property
     def projects(self) -> tuple[LoggedProject, ...]:
@@ -56,6 +59,9 @@ def move_log_entries(match: Match, viewer: Seat | None, after: int, limit: int) 
     if state is not None and state.phase is not engine.Phase.FINISHED and not state.tricks:
         open_round = state.round_no  # trick 1 of this round is not complete yet
     viewer_index = viewer.index if viewer else None
+    has_sawa = any(m.payload.get("type") == "sawa" for m in moves)
+    revealed = _revealed_by_round(state) if has_sawa else {}
+    rules = engine.get_ruleset(match.ruleset)
     return [
         LogEntry(
             seq=move.seq,
@@ -63,12 +69,26 @@ def move_log_entries(match: Match, viewer: Seat | None, after: int, limit: int) 
             round=move.round_number,
             seat=move.seat,
             actor=move.actor,
-            move=engine.move_from_dict(move.payload),
+            move=engine.move_from_dict(move.payload, rules),
             created_at=move.created_at,
             cards_hidden=move.round_number == open_round and move.seat != viewer_index,
+            revealed_hands=revealed.get(move.round_number),
         )
         for move in moves
     ]
+
+
+def _revealed_by_round(
+    state: engine.GameState | None,
+) -> dict[int, tuple[tuple[engine.Card, ...], ...]]:
+    """The hands a Sawa revealed, by round number (the rounds the state's history holds)."""
+    if state is None:
+        return {}
+    return {
+        log.number: tuple(tuple(cards_of(hand)) for hand in log.revealed_hands)
+        for log in state.history
+        if log.revealed_hands is not None
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +110,10 @@ class ScoreSheetRow:
     points: list[int]
     gahwa_winner: int | None
     totals: list[int]
+    # `saudi` only (S25): who called Sawa and whether it held, or None; `with_sawa` False in a
+    # ruleset without Sawa, whose rows never show the key (S2).
+    with_sawa: bool = False
+    sawa: dict[str, Any] | None = None
 
 
 def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[ScoreSheetRow]:
@@ -101,6 +125,7 @@ def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[
     )
     if limit is not None:
         rounds = rounds[:limit]
+    with_sawa = engine.get_ruleset(match.ruleset).sawa
     rows = []
     for rnd in rounds:
         result = rnd.result or {}
@@ -120,6 +145,8 @@ def score_sheet(match: Match, after: int = 0, limit: int | None = None) -> list[
                 points=result.get("points", [0, 0]),
                 gahwa_winner=result.get("gahwa_winner"),
                 totals=rnd.scores_after or [],  # set on every finished round
+                with_sawa=with_sawa,
+                sawa=result.get("sawa"),
             )
         )
     return rows

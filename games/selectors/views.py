@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from games import engine
+from games.engine.cards import cards_of
+from games.engine.codec import result_to_dict
 from games.engine.observation import PublicDeclaration
 from games.models import Match, MatchStatus, Seat
 from games.selectors.seats import is_automatic
@@ -53,10 +56,22 @@ class FinishedRoundView:
 
     log: engine.RoundLog
     deck_commitment: str | None
+    with_sawa: bool = False  # the ruleset has Sawa: the result shows `sawa` (S25)
 
     @property
     def face_up(self) -> engine.Card:
         return self.log.deck[20]
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The result in the record format's shape (``sawa`` only where the ruleset has it)."""
+        return result_to_dict(self.log.result, with_sawa=self.with_sawa)
+
+    @property
+    def revealed_hands(self) -> tuple[tuple[engine.Card, ...], ...] | None:
+        """The hands still held when a Sawa ended the round (S24), else None."""
+        hands = self.log.revealed_hands
+        return None if hands is None else tuple(tuple(cards_of(h)) for h in hands)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +107,9 @@ def match_view_data(match: Match, viewer: Seat | None) -> MatchView:
             current = _live_round(match, seats, state, seat_index, commitments)
             if state.history:
                 log = state.history[-1]
-                previous = FinishedRoundView(log, commitments.get(log.number))
+                previous = FinishedRoundView(
+                    log, commitments.get(log.number), with_sawa=state.ruleset.sawa
+                )
         elif state.history:
             # A finished match shows its last round as `round` (api.md); it is all public now.
             log = state.history[-1]
@@ -173,5 +190,6 @@ def _final_round(log: engine.RoundLog, target: int, commitment: str | None) -> R
         projects_available=(),
         projects_suggested=(),
         winner=None,
+        revealed_hands=FinishedRoundView(log, commitment).revealed_hands,
     )
     return RoundView(obs, None, None, commitment, (), (), ())

@@ -68,7 +68,7 @@ def rounds_close(match: Match, before: engine.GameState, after: engine.GameState
         Round.objects.filter(match=match, number=finished.number).update(
             status=RoundStatus(finished.status.value),
             contract=_contract_json(finished),
-            result=result_to_dict(finished.result),
+            result=result_to_dict(finished.result, with_sawa=after.ruleset.sawa),
             scores_after=list(finished.scores_after),
             ended_at=now,
         )

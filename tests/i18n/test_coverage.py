@@ -23,7 +23,7 @@ from django.utils import translation
 from baloot_site.errors import ENGINE_DETAILS
 from core.errors import domain_error_classes
 from core.problems import problem_titles
-from games.engine.errors import ILLEGAL_CODES
+from games.engine.errors import ALL_ILLEGAL_CODES
 from games.models import BotLevel
 from games.selectors.labels import all_labels
 from games.selectors.seats import BOT_NAMES
@@ -81,7 +81,7 @@ def test_every_domain_error_reads_in_arabic() -> None:
 def test_every_problem_title_and_engine_refusal_reads_in_arabic() -> None:
     for status, title in problem_titles().items():
         _assert_arabic(title, f"title of {status}")
-    assert set(ENGINE_DETAILS) == {*ILLEGAL_CODES, "malformed"}
+    assert set(ENGINE_DETAILS) == {*ALL_ILLEGAL_CODES, "malformed"}
     for code, detail in ENGINE_DETAILS.items():
         _assert_arabic(detail, f"engine refusal {code}")
 

@@ -9,9 +9,11 @@ from games.api.schema_enums import CALLS, CARDS, SUITS
 from games.api.serializers.fields import ResponseSerializer
 from games.api.serializers.match_view import (
     COMMITMENT_HELP,
+    SAWA_HELP,
     ContractViewSerializer,
     ProjectsResultSerializer,
     ProjectViewSerializer,
+    SawaResultSerializer,
 )
 from games.api.serializers.moves import MoveLogEntryField
 from games.models import EndReason
@@ -38,6 +40,7 @@ class ScoreSheetRowSerializer(ResponseSerializer):
     bidder_failed = serializers.BooleanField(allow_null=True)
     points = serializers.ListField(child=serializers.IntegerField())
     gahwa_winner = serializers.IntegerField(allow_null=True)
+    sawa = SawaResultSerializer(allow_null=True, required=False, help_text=SAWA_HELP)
     totals = serializers.ListField(child=serializers.IntegerField())
 
 
@@ -54,6 +57,9 @@ class RecordActionSerializer(serializers.Serializer):
     suit = serializers.ChoiceField(choices=SUITS, required=False)
     card = serializers.ChoiceField(choices=CARDS, required=False)
     projects = ProjectViewSerializer(many=True, required=False)
+    locked = serializers.BooleanField(
+        required=False, help_text="`saudi` Hokum `double`/`four` only: closed (true) or open."
+    )
 
 
 class RecordRoundSerializer(serializers.Serializer):

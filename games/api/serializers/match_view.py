@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
 from games import engine
 from games.api.schema_enums import CALLS, CARDS, SUITS
@@ -139,6 +140,50 @@ class PublicProjectsSerializer(ResponseSerializer):
     projects = ProjectViewSerializer(many=True, allow_null=True)
 
 
+REVEALED_HELP = (
+    "`saudi` only, present once a Sawa ended the round (rules S24): the cards each seat "
+    "(0-3) still held then, public to everyone. Absent otherwise."
+)
+
+
+class RevealedHandsField(serializers.ListField):
+    """The hands a Sawa revealed, one card list per seat; the key is left out when there are
+    none, so a `gamerules` answer never carries it (S2)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", REVEALED_HELP)
+        super().__init__(child=CardSetField(), min_length=4, max_length=4, required=False, **kwargs)
+
+    def get_attribute(self, instance: Any) -> Any:
+        value = super().get_attribute(instance)
+        if value is None:
+            raise SkipField()
+        return value
+
+
+class SawaResultSerializer(ResponseSerializer):
+    # A round's Sawa (S25): who called it and whether the claim held. The key is present in
+    # every result of a ruleset with Sawa (null when nobody called it), absent otherwise.
+
+    seat = serializers.IntegerField()
+    valid = serializers.BooleanField()
+
+    def get_attribute(self, instance: Any) -> Any:
+        if isinstance(instance, Mapping):
+            if "sawa" not in instance:
+                raise SkipField()
+            return instance["sawa"]
+        if not getattr(instance, "with_sawa", False):
+            raise SkipField()
+        return super().get_attribute(instance)
+
+
+SAWA_HELP = (
+    "`saudi` only (rules S25): null, or who called Sawa (`seat`) and whether the claim held "
+    "(`valid`). Absent in `gamerules`."
+)
+
+
 class RoundViewSerializer(ResponseSerializer):
     # A round as one viewer sees it (``games.selectors.RoundView``): every card it shows comes
     # from the engine's observation for that viewer.
@@ -174,6 +219,7 @@ class RoundViewSerializer(ResponseSerializer):
     projects_suggested = ProjectViewSerializer(many=True)
     deadline = serializers.DateTimeField(allow_null=True)
     deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
+    revealed_hands = RevealedHandsField(source="obs.revealed_hands")
 
 
 class DeclaredProjectSerializer(ResponseSerializer):
@@ -201,11 +247,15 @@ class RoundResultSerializer(ResponseSerializer):
     bidder_failed = serializers.BooleanField()
     points = IntListField()
     gahwa_winner = serializers.IntegerField(allow_null=True)
+    sawa = SawaResultSerializer(allow_null=True, required=False, help_text=SAWA_HELP)
 
     def get_attribute(self, instance: Any) -> Any:
-        # Over an engine.RoundResult: the record format's shape (engine.result_to_dict).
+        # Over an engine.RoundResult: the record format's shape (engine.result_to_dict); a
+        # finished round's view gives that shape already (with `sawa` where the ruleset has it).
         result = super().get_attribute(instance)
-        return result_to_dict(result) if result is not None else None
+        if result is None or isinstance(result, Mapping):
+            return result
+        return result_to_dict(result)
 
 
 class SeatProjectsSerializer(ResponseSerializer):
@@ -228,10 +278,11 @@ class FinishedRoundSerializer(ResponseSerializer):
     status = EnumValueField(choices=["complete", "redeal"], source="log.status")
     contract = ContractViewSerializer(source="log", allow_null=True)
     tricks = TrickViewSerializer(many=True, source="log.tricks")
-    result = RoundResultSerializer(source="log.result")
+    result = RoundResultSerializer()
     declarations = SeatProjectsSerializer(many=True, source="log.result.declared")
     scores_after = IntListField(source="log.scores_after")
     deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
+    revealed_hands = RevealedHandsField()
 
 
 class MatchViewSerializer(ResponseSerializer):
@@ -260,6 +311,7 @@ class MatchSummarySerializer(ResponseSerializer):
     # One match of a list as one user sees it (``games.selectors.MatchRow``).
     id = serializers.IntegerField(source="match.pk")
     status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
+    ruleset = serializers.CharField(source="match.ruleset")
     visibility = serializers.ChoiceField(choices=Visibility.choices, source="match.visibility")
     version = serializers.IntegerField(source="match.version")
     scores = IntListField(source="match.scores")

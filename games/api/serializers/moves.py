@@ -19,8 +19,9 @@ from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
-from core.serializers import ConstField, StrictRequestSerializer
+from core.serializers import ConstField, StrictBooleanField, StrictRequestSerializer
 from games import engine
 from games.api.schema_enums import BID_CALLS, CARDS, DOUBLE_CALLS, SUITS
 from games.api.serializers.fields import (
@@ -70,9 +71,17 @@ class BidMoveRequestSerializer(StrictRequestSerializer):
     expected_version = _expected_version()
 
 
+LOCKED_HELP = (
+    "`saudi` Hokum only (rules S10-S11): the caller of `double` or `four` chooses a closed "
+    "(locked, `true`) or an open (`false`, the default when left out) round. Ignored on "
+    "`pass`, `triple`, `gahwa`, in Sun and in `gamerules` matches."
+)
+
+
 class DoubleMoveRequestSerializer(StrictRequestSerializer):
     type = ConstField("double")
     call = serializers.ChoiceField(choices=DOUBLE_CALLS)
+    locked = StrictBooleanField(required=False, help_text=LOCKED_HELP)
     expected_version = _expected_version()
 
 
@@ -92,11 +101,18 @@ class PlayMoveRequestSerializer(StrictRequestSerializer):
     expected_version = _expected_version()
 
 
+class SawaMoveRequestSerializer(StrictRequestSerializer):
+    # Comments, not a docstring (drf-spectacular publishes docstrings): `saudi` only (S20-S26).
+    type = ConstField("sawa")
+    expected_version = _expected_version()
+
+
 REQUEST_MEMBERS: dict[str, type[StrictRequestSerializer]] = {
     "bid": BidMoveRequestSerializer,
     "double": DoubleMoveRequestSerializer,
     "declare": DeclareMoveRequestSerializer,
     "play": PlayMoveRequestSerializer,
+    "sawa": SawaMoveRequestSerializer,
 }
 
 MOVE_REQUEST = PolymorphicProxySerializer(
@@ -122,9 +138,25 @@ class BidMoveSerializer(ResponseSerializer):
     suit = OptionalSuitField()
 
 
+class OmittedWhenNone(serializers.BooleanField):
+    """A boolean shown only when set: a Double's ``locked`` exists in `saudi` Hokum's
+    ``double``/``four`` only (S11), so a `gamerules` answer never carries the key (S2)."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        value = super().get_attribute(instance)
+        if value is None:
+            raise SkipField()
+        return value
+
+
 class DoubleMoveSerializer(ResponseSerializer):
     type = ConstField("double", source="*")
     call = EnumValueField(choices=DOUBLE_CALLS)
+    locked = OmittedWhenNone(required=False, help_text=LOCKED_HELP)
+
+
+class SawaMoveSerializer(ResponseSerializer):
+    type = ConstField("sawa", source="*")
 
 
 class DeclareMoveSerializer(ResponseSerializer):
@@ -145,6 +177,7 @@ class PlayMoveSerializer(ResponseSerializer):
             "double": DoubleMoveSerializer,
             "declare": DeclareMoveSerializer,
             "play": PlayMoveSerializer,
+            "sawa": SawaMoveSerializer,
         },
         resource_type_field_name="type",
         many=False,
@@ -161,6 +194,7 @@ class LegalMoveField(serializers.Field):
             engine.Double: DoubleMoveSerializer(),
             engine.Declare: DeclareMoveSerializer(),
             engine.Play: PlayMoveSerializer(),
+            engine.Sawa: SawaMoveSerializer(),
         }
 
     def to_representation(self, value: Any) -> dict[str, Any]:
@@ -202,6 +236,7 @@ class BidLogEntrySerializer(_LogEntrySerializer):
 class DoubleLogEntrySerializer(_LogEntrySerializer):
     type = ConstField("double", source="*")
     call = EnumValueField(choices=DOUBLE_CALLS, source="move.call")
+    locked = OmittedWhenNone(required=False, source="move.locked", help_text=LOCKED_HELP)
     created_at = _created_at()
 
 
@@ -217,6 +252,20 @@ class PlayLogEntrySerializer(_LogEntrySerializer):
     created_at = _created_at()
 
 
+class SawaLogEntrySerializer(_LogEntrySerializer):
+    type = ConstField("sawa", source="*")
+    revealed_hands = serializers.ListField(
+        child=CardSetField(),
+        min_length=4,
+        max_length=4,
+        help_text=(
+            "The cards each seat (0-3) still held when Sawa was called: the round ended there "
+            "and they are public at once (rules S24)."
+        ),
+    )
+    created_at = _created_at()
+
+
 @extend_schema_field(
     PolymorphicProxySerializer(
         component_name="MoveLogEntry",
@@ -225,6 +274,7 @@ class PlayLogEntrySerializer(_LogEntrySerializer):
             "double": DoubleLogEntrySerializer,
             "declare": DeclareLogEntrySerializer,
             "play": PlayLogEntrySerializer,
+            "sawa": SawaLogEntrySerializer,
         },
         resource_type_field_name="type",
         many=False,
@@ -240,6 +290,7 @@ class MoveLogEntryField(serializers.Field):
             engine.Double: DoubleLogEntrySerializer(),
             engine.Declare: DeclareLogEntrySerializer(),
             engine.Play: PlayLogEntrySerializer(),
+            engine.Sawa: SawaLogEntrySerializer(),
         }
 
     def to_representation(self, value: Any) -> dict[str, Any]:

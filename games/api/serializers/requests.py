@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.serializers import StrictCharField, StrictRequestSerializer
+from core.serializers import StrictBooleanField, StrictCharField, StrictRequestSerializer
 from games import engine
 from games.api.schema_enums import CARDS, SUITS
 from games.api.serializers.moves import (
@@ -87,6 +87,7 @@ class MoveRequestSerializer(StrictRequestSerializer):
     call = StrictCharField(required=False)
     suit = serializers.ChoiceField(choices=SUITS, required=False, allow_null=True)
     card = serializers.ChoiceField(choices=CARDS, required=False)
+    locked = StrictBooleanField(required=False)
     # DRF passes max_length on to the list serializer (LIST_SERIALIZER_KWARGS_REMOVE); the stubs
     # leave it out of BaseSerializer's keywords.
     projects = ProjectRequestSerializer(  # type: ignore[call-arg]
@@ -101,7 +102,7 @@ class MoveRequestSerializer(StrictRequestSerializer):
         # A null counts as absent only where the member allows null (a bid's `suit`).
         present = {
             k
-            for k in ("call", "suit", "card", "projects")
+            for k in ("call", "suit", "card", "projects", "locked")
             if k in attrs and (attrs[k] is not None or k not in member or not member[k].allow_null)
         }
         errors: dict[str, str] = {}
