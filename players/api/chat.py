@@ -91,7 +91,9 @@ class PhraseIdField(StrictCharField):
 
 
 class ChatSendRequestSerializer(StrictRequestSerializer):
-    phrase = PhraseIdField(max_length=64, help_text="A phrase id from `GET /chat/phrases`.")
+    # allow_blank: a blank phrase is the service's unknown_phrase like any other text (and the
+    # schema, an enum, needs no minLength beside it).
+    phrase = PhraseIdField(allow_blank=True, help_text="A phrase id from `GET /chat/phrases`.")
 
 
 class ChatMessageSerializer(serializers.Serializer):
