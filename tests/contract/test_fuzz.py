@@ -257,7 +257,7 @@ def api_schema(live_server: Any, world: World) -> Any:
             "phases": {"stateful": {"enabled": False}},
             # DRF refuses NUL characters in every string field (400): not worth a pattern on
             # each string of the schema.
-            "generation": {"mode": "all", "max-examples": 40, "allow-x00": False},
+            "generation": {"mode": "all", "max-examples": 25, "allow-x00": False},
         }
     )
     loaded = schemathesis.openapi.from_url(
@@ -292,7 +292,7 @@ def api_schema(live_server: Any, world: World) -> Any:
 
 
 @settings(
-    max_examples=40,
+    max_examples=25,
     derandomize=True,
     deadline=None,
     suppress_health_check=list(HealthCheck),
