@@ -29,7 +29,7 @@ from players.api.common import (
 from players.selectors.social import block_json, blocks_of
 from players.services import blocks as services
 
-BLOCKED = OpenApiExample("A friend", value=LISTED_EXAMPLE, response_only=True)
+BLOCKED = OpenApiExample("A blocked player", value=LISTED_EXAMPLE, response_only=True)
 
 
 class BlocksView(GenericAPIView):
