@@ -16,14 +16,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from rest_framework.test import APIClient
 
 from games import engine
 from games.engine.cards import card_str, cards_of
 from games.models import Match
 from games.selectors.spectating import round_cut
-from games.services import state as services  # where the deal is made
 from tests.support.api import (
     API,
     CARD_TOKEN,
@@ -215,20 +213,6 @@ def probe_refusals(match_id: int, players: list[Player], rng: random.Random) -> 
         assert response.status_code == 422, response.content
         forbidden = forbidden_cards(state, seat) - {guess}
         assert_nothing_forbidden(response, response.json(), forbidden, f"refusal to {seat}")
-
-
-@pytest.fixture
-def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Random but reproducible deals, so the crawl is the same on every run."""
-    rng = random.Random(20240611)
-
-    def shuffled() -> list[int]:
-        deck = list(range(32))
-        rng.shuffle(deck)
-        return deck
-
-    monkeypatch.setattr(services, "shuffled_deck", shuffled)
-    monkeypatch.setattr(services.secrets, "randbelow", lambda n: rng.randrange(n))
 
 
 def test_no_persona_ever_sees_another_seats_cards_or_the_stock_in_a_whole_match(

@@ -169,7 +169,9 @@ def _play_table(api: Api, index: int, traffic: Traffic, more: threading.Event) -
                 break
             moves = view["round"]["legal_moves"]
             if not moves:
-                time.sleep(0.05)
+                # A phone polls every second or two; a quarter of a second is still quick
+                # enough that the worker, not the pollers, sets the drill's pace.
+                time.sleep(0.25)
                 continue
             api.call(
                 "POST", f"{url}/moves", {**rng.choice(moves), "expected_version": view["version"]}

@@ -41,11 +41,11 @@ def _ok_or_problem_503(response: Any) -> None:
 
 def test_redis_restart_mid_match(worker: WorkerProcess, make_player: Callable[..., Player]) -> None:
     owner = make_player()
-    bots = all_bot_match(owner, target=152)
+    bots = all_bot_match(owner, target=60)
     human = make_player()
     # The human's partner and opponents are bots; the human moves during the outage.
     table = create_match(
-        human, target=152, bots={"1": "easy", "2": "easy", "3": "easy"}, turn_seconds=600
+        human, target=60, bots={"1": "easy", "2": "easy", "3": "easy"}, turn_seconds=600
     )["id"]
     url = f"/api/v1/matches/{table}"
 

@@ -54,8 +54,8 @@ def finished(match_ids: list[int]) -> bool:
 def test_worker_killed_and_queue_lost_mid_game(
     worker: WorkerProcess, make_player: Callable[..., Player]
 ) -> None:
-    bots_a = all_bot_match(make_player(), target=100)
-    bots_b = all_bot_match(make_player(), target=100)
+    bots_a = all_bot_match(make_player(), target=60)
+    bots_b = all_bot_match(make_player(), target=60)
     sleeper = make_player()
     absent = create_match(
         sleeper, target=40, bots={"1": "easy", "2": "easy", "3": "easy"}, turn_seconds=2

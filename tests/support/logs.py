@@ -3,14 +3,24 @@ equal to the stored snapshot."""
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from games.models import Match, Move, Round
 from games.replay import state_from_log
 
 
 def assert_log_is_whole(match_id: int) -> None:
     """Nothing lost, nothing doubled: seq without gaps, one move per version, every round
-    numbered once, and the replay of the log equal to the stored snapshot."""
-    match = Match.objects.get(pk=match_id)
+    numbered once, and the replay of the log equal to the stored snapshot.
+
+    Everything is read under the match's row lock (on SQLite, the write lock), as a move is
+    written: a worker still playing the match would otherwise commit between two of these
+    reads, and the snapshot read first would lag the log read after it."""
+    with transaction.atomic():
+        _assert_log_is_whole(Match.objects.select_for_update().get(pk=match_id))
+
+
+def _assert_log_is_whole(match: Match) -> None:
     moves = list(Move.objects.filter(match=match).order_by("seq"))
     assert [m.seq for m in moves] == list(range(1, len(moves) + 1)), "gap or duplicate in seq"
     versions = [m.version for m in moves]
