@@ -37,7 +37,9 @@ def play_to_end(match_id: int, players: list[Player], rng: random.Random, limit:
     raise AssertionError("match did not finish")
 
 
-def test_four_humans_play_a_match_to_the_end_and_the_record_replays(table: Any) -> None:
+def test_four_humans_play_a_match_to_the_end_and_the_record_replays(
+    seeded_deals: None, table: Any
+) -> None:
     view, players = table()
     final, _ = play_to_end(view["id"], players, random.Random(7))
     assert final["status"] == "finished"
@@ -57,7 +59,7 @@ def test_four_humans_play_a_match_to_the_end_and_the_record_replays(table: Any) 
 
 
 def test_each_rounds_commitment_is_shown_from_its_start_and_matches_the_revealed_deck(
-    table: Any,
+    seeded_deals: None, table: Any
 ) -> None:
     """api.md "Fair dealing": the view shows `deck_commitment` from the first moment of a
     round; the round's record later reveals deck and salt, which hash to exactly it."""

@@ -221,7 +221,7 @@ def test_no_persona_ever_sees_another_seats_cards_or_the_stock_in_a_whole_match(
     table: Callable[..., Any],
     make_player: Callable[..., Player],
 ) -> None:
-    view, players = table(visibility="public", target=60)
+    view, players = table(visibility="public", target=40)
     match_id = view["id"]
     personas: dict[str, tuple[APIClient, int | None]] = {
         f"seat {i}": (p.client, i) for i, p in enumerate(players)
