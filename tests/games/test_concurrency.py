@@ -71,8 +71,9 @@ def _contenders(
         partial(post, _device(token), {**move, "expected_version": version - 1}),
         # no version at all: lands if first, else refused by the rules
         partial(post, _device(token), dict(move)),
-        # the wrong seat
-        partial(post, wrong, dict(move)),
+        # the wrong seat, at the current version. (Without a version the next seat could land
+        # the same move legally once the winner's has made it their turn: a pass is a pass.)
+        partial(post, wrong, current),
     ]
 
 
