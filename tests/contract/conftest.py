@@ -5,8 +5,8 @@ The real Celery worker fixture the bot match uses comes from tests/conftest.py.
 The fuzzer (test_fuzz.py) is collected on PostgreSQL only, or wherever BALOOT_TEST_FUZZ=1 asks
 for it. What it checks, the HTTP contract, is the same code on both databases, and PostgreSQL
 is the stricter of the two (an integer past its column's range is an error there, not on
-SQLite), so that is where a generated input can find a 500 the other misses. CI's second pass
-runs it; running it on both doubled its minutes for nothing the first pass could add.
+SQLite), so that is where a generated input can find a 500 the other misses. CI's PostgreSQL +
+Redis job runs it; running it on both doubled its minutes for nothing the other could add.
 """
 
 from __future__ import annotations
