@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import ACE, Suit
+from .drafts import fast_init
 from .errors import IllegalMove
 from .moves import Bid, Call, Double, DoubleCall
 from .rulesets import Ruleset
@@ -30,6 +31,7 @@ class Mode(StrEnum):
     HOKUM = "hokum"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Bidding:
     stage: Stage
@@ -43,6 +45,7 @@ class Bidding:
         return self.queue[0]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Contract:
     """R20: the result of the bidding."""
@@ -65,12 +68,18 @@ BidOutcome = Contract | str  # a Contract, or REDEAL
 
 
 def bidding_order(dealer: int) -> tuple[int, ...]:
-    return tuple((dealer + i) % 4 for i in range(1, 5))
+    """R10: [d+1, d+2, d+3, d]."""
+    return _ORDERS[dealer]
+
+
+_ORDERS = tuple(tuple((dealer + i) % 4 for i in range(1, 5)) for dealer in range(4))
 
 
 def bidding_start(dealer: int) -> Bidding:
-    order = bidding_order(dealer)
-    return Bidding(stage=Stage.R1_OPEN, order=order, queue=order)
+    return _STARTS[dealer]
+
+
+_STARTS = tuple(Bidding(stage=Stage.R1_OPEN, order=order, queue=order) for order in _ORDERS)
 
 
 def may_ashkal(bidding: Bidding, seat: int, ruleset: Ruleset, face_up: int | None = None) -> bool:
@@ -81,24 +90,37 @@ def may_ashkal(bidding: Bidding, seat: int, ruleset: Ruleset, face_up: int | Non
     return bidding.order.index(seat) in ruleset.ashkal_positions
 
 
+# The calls of each stage, made once: legal-move lists hand out these objects.
+_PASS, _HOKUM, _SUN, _ASHKAL = (Bid(c) for c in (Call.PASS, Call.HOKUM, Call.SUN, Call.ASHKAL))
+_OPENING = ((_PASS, _HOKUM, _SUN), (_PASS, _HOKUM, _SUN, _ASHKAL))  # [may Ashkal]
+_ANSWER = ((_PASS, _SUN), (_PASS, _SUN, _ASHKAL))
+_CONFIRM = (_HOKUM, _SUN)  # R13: exactly these two, no Ashkal
+# R17: Sun, or Hokum in a suit other than the face-up one; indexed by the face-up suit.
+_CHOOSE = tuple(
+    (_SUN, *(Bid(Call.HOKUM, suit) for suit in range(4) if suit != face)) for face in range(4)
+)
+
+
 def bid_legal(
     bidding: Bidding, face_suit: Suit, ruleset: Ruleset, face_up: int | None = None
 ) -> list[Bid]:
     """The calls open to the seat to act. ``face_up`` (the card itself) matters only to a
     ruleset that bans Ashkal on an Ace (S3)."""
-    seat = bidding.to_act
+    return list(_calls_open(bidding, face_suit, ruleset, face_up))
+
+
+def _calls_open(
+    bidding: Bidding, face_suit: Suit, ruleset: Ruleset, face_up: int | None
+) -> tuple[Bid, ...]:
     stage = bidding.stage
-    if stage is Stage.R1_CONFIRM:  # R13: exactly these two, no Ashkal
-        return [Bid(Call.HOKUM), Bid(Call.SUN)]
-    if stage is Stage.R2_CHOOSE:  # R17: Sun, or Hokum in a suit other than the face-up one
-        return [Bid(Call.SUN)] + [Bid(Call.HOKUM, s) for s in range(4) if s != face_suit]
-    calls = [Bid(Call.PASS)]
-    if stage in (Stage.R1_OPEN, Stage.R2_OPEN):
-        calls.append(Bid(Call.HOKUM))
-    calls.append(Bid(Call.SUN))
-    if may_ashkal(bidding, seat, ruleset, face_up):
-        calls.append(Bid(Call.ASHKAL))
-    return calls
+    if stage is Stage.R1_CONFIRM:
+        return _CONFIRM
+    if stage is Stage.R2_CHOOSE:
+        return _CHOOSE[face_suit]
+    ashkal = may_ashkal(bidding, bidding.queue[0], ruleset, face_up)
+    if stage is Stage.R1_OPEN or stage is Stage.R2_OPEN:
+        return _OPENING[ashkal]
+    return _ANSWER[ashkal]
 
 
 def _contract(
@@ -133,9 +155,9 @@ def _sun_claim(bidding: Bidding, caller: int, kind: Call, face_up: int) -> Biddi
 def bid_apply(bidding: Bidding, bid: Bid, face_up: int, ruleset: Ruleset) -> Bidding | BidOutcome:
     """Apply ``bid`` by the seat to act (the caller checked the turn). Raises IllegalMove."""
     face_suit = face_up >> 3
-    if bid not in bid_legal(bidding, face_suit, ruleset, face_up):
+    if bid not in _calls_open(bidding, face_suit, ruleset, face_up):
         raise IllegalMove("illegal_call", _refusal(bidding, bid, face_suit))
-    seat = bidding.to_act
+    seat = bidding.queue[0]
     stage = bidding.stage
     call = bid.call
     rest = bidding.queue[1:]
@@ -220,6 +242,7 @@ class Rung(StrEnum):
     GAHWA = "gahwa"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Ladder:
     rung: Rung | None  # the call open now; None once the ladder is over
@@ -268,10 +291,21 @@ def ladder_legal(ladder: Ladder, contract: Contract, ruleset: Ruleset) -> list[D
     """Pass and the one raise open now; a raise whose caller chooses the lock (S10, S11)
     appears twice, open then closed."""
     assert ladder.rung is not None
-    call = DoubleCall(ladder.rung.value)
-    if _chooses_lock(ladder.rung, contract, ruleset):
-        return [Double(DoubleCall.PASS), Double(call, locked=False), Double(call, locked=True)]
-    return [Double(DoubleCall.PASS), Double(call)]
+    return list(_LADDER_CALLS[ladder.rung][_chooses_lock(ladder.rung, contract, ruleset)])
+
+
+# Per rung, [the caller chooses the lock]: the calls ``ladder_legal`` lists, made once.
+_LADDER_CALLS = {
+    rung: (
+        (Double(DoubleCall.PASS), Double(DoubleCall(rung.value))),
+        (
+            Double(DoubleCall.PASS),
+            Double(DoubleCall(rung.value), locked=False),
+            Double(DoubleCall(rung.value), locked=True),
+        ),
+    )
+    for rung in Rung
+}
 
 
 def normalize_double(

@@ -78,3 +78,8 @@ class Sawa:
 
 
 Move = Bid | Double | Declare | Play | Sawa
+
+
+# One object per card play: legal move lists hand these out instead of making new ones.
+PLAYS: tuple[Play, ...] = tuple(Play(card) for card in range(32))
+SAWA = Sawa()

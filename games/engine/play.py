@@ -1,5 +1,11 @@
 """Play: legal cards, the lock on leading trump, trick winners and abnat (R23, R25-R28), and
-the Saudi compulsory trumping and over-trumping in Hokum (rules-saudi.md S5-S7)."""
+the Saudi compulsory trumping and over-trumping in Hokum (rules-saudi.md S5-S7).
+
+Everything here works on ints: a card is ``suit * 8 + rank``, a hand a 32-bit mask. The values
+that depend only on the trump suit are tables indexed by card, one row per trump suit and a last
+row (``NO_TRUMP``) for Sun, computed once at import: the engine closes a trick per four moves and
+the bots' searches close millions.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,19 @@ from .cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, Card, Suit, card_v
 
 LAST_TRICK_BONUS = 10  # R6
 TRICKS_PER_ROUND = 8  # R28
+NO_TRUMP = 4  # the table row of a Sun contract
 
-# R5 abnat per card, one row per trump suit and a last row for Sun (no trump): the bots' playouts
-# close thousands of tricks per decision, so the values are looked up, not recomputed.
-_VALUES = tuple(tuple(card_value(c, t) for c in range(32)) for t in (0, 1, 2, 3, None))
+# R5 abnat per card.
+VALUES = tuple(tuple(card_value(c, t) for c in range(32)) for t in (0, 1, 2, 3, None))
+
+# R27: a card's rank inside a trick it can win (it is of the led suit or a trump); any trump
+# beats any card of another suit, so trumps rank above 8.
+TRICK_RANK = tuple(
+    tuple(
+        8 + TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7] for c in range(32)
+    )
+    for trump in (0, 1, 2, 3, None)
+)
 
 # S5(b)/S6: for each card taken as a trump, the mask of the trumps of its suit that beat it.
 _TRUMPS_ABOVE = tuple(
@@ -19,21 +34,19 @@ _TRUMPS_ABOVE = tuple(
 )
 
 
-def legal_play_mask(
-    hand: int,
-    trick: tuple[Card, ...],
-    trump: Suit | None,
-    locked: bool,
-    compulsory: bool = False,
+def legal_lead_mask(hand: int, trump: Suit | None, locked: bool) -> int:
+    """R26 leading, with R23: in a locked round no trump lead while holding a non-trump (an
+    all-trump hand leads any trump)."""
+    if locked and trump is not None:
+        return hand & ~SUIT_MASK[trump] or hand
+    return hand
+
+
+def legal_follow_mask(
+    hand: int, trick: tuple[Card, ...], trump: Suit | None, compulsory: bool = False
 ) -> int:
-    """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader first);
+    """The cards of ``hand`` that may follow ``trick`` (at least one card down, leader first);
     ``compulsory`` is the ruleset's Saudi trumping (S5-S7), which only Hokum feels."""
-    if not trick:
-        if locked and trump is not None:
-            # R23: no trump lead while holding a non-trump; an all-trump hand leads any trump.
-            plain = hand & ~SUIT_MASK[trump]
-            return plain or hand
-        return hand
     led = trick[0] >> 3
     follow = hand & SUIT_MASK[led]
     if not compulsory or trump is None:
@@ -57,6 +70,19 @@ def legal_play_mask(
     return trumps
 
 
+def legal_play_mask(
+    hand: int,
+    trick: tuple[Card, ...],
+    trump: Suit | None,
+    locked: bool,
+    compulsory: bool = False,
+) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader first)."""
+    if not trick:
+        return legal_lead_mask(hand, trump, locked)
+    return legal_follow_mask(hand, trick, trump, compulsory)
+
+
 def refusal_code(hand: int, trick: tuple[Card, ...], trump: Suit | None, card: Card) -> str:
     """The record format's code for ``card`` held but not legal here (record-format.md, S.3):
     ``locked_trump_lead`` on a lead, then ``must_follow_suit``, ``must_trump``,
@@ -70,26 +96,23 @@ def refusal_code(hand: int, trick: tuple[Card, ...], trump: Suit | None, card: C
     return "must_overtrump"
 
 
-def trick_winner(cards: tuple[Card, ...], trump: Suit | None) -> int:
+def trick_winner(cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> int:
     """R27: index in ``cards`` of the winning card."""
-    led = cards[0] >> 3
+    rank = TRICK_RANK[NO_TRUMP if trump is None else trump]
+    first = cards[0]
+    led = first >> 3
     best_index = 0
-    best_key = -1
-    for i, card in enumerate(cards):
+    best = rank[first]
+    for i in range(1, len(cards)):
+        card = cards[i]
         suit = card >> 3
-        if suit == trump:
-            key = 8 + TRUMP_STRENGTH[card & 7]
-        elif suit == led:
-            key = PLAIN_STRENGTH[card & 7]
-        else:
-            continue
-        if key > best_key:
-            best_index, best_key = i, key
+        if suit in (led, trump) and rank[card] > best:
+            best_index, best = i, rank[card]
     return best_index
 
 
 def trick_abnat(cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> int:
-    values = _VALUES[4 if trump is None else trump]
+    values = VALUES[NO_TRUMP if trump is None else trump]
     return sum(values[c] for c in cards)
 
 

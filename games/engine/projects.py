@@ -29,7 +29,10 @@ _FOUR_OF_A_KIND_100 = (KING, QUEEN, JACK, TEN)
 
 def baloot_pair(trump: Suit) -> int:
     """The mask of the trump King and Queen (R32)."""
-    return (1 << make_card(trump, KING)) | (1 << make_card(trump, QUEEN))
+    return _BALOOT_PAIRS[trump]
+
+
+_BALOOT_PAIRS = tuple((1 << make_card(s, KING)) | (1 << make_card(s, QUEEN)) for s in range(4))
 
 
 def baloot_holder(hands: Sequence[int], trump: Suit | None) -> int | None:
@@ -37,8 +40,11 @@ def baloot_holder(hands: Sequence[int], trump: Suit | None) -> int | None:
     None (Sun, or the pair split between seats)."""
     if trump is None:
         return None
-    pair = baloot_pair(trump)
-    return next((s for s, held in enumerate(hands) if held & pair == pair), None)
+    pair = _BALOOT_PAIRS[trump]
+    for seat in range(4):
+        if hands[seat] & pair == pair:
+            return seat
+    return None
 
 
 def project_points(project: Project, mode: Mode) -> int:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .bidding import Contract, Mode
 from .cards import ACE
+from .drafts import fast_init
 from .moves import Project
 from .projects import (
     BALOOT_POINTS,
@@ -33,6 +34,7 @@ class SawaClaim:
     valid: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     abnat: tuple[int, int]
@@ -107,7 +109,7 @@ def score_round(
     base = SUN_BASE if mode is Mode.SUN else HOKUM_BASE
     pts = card_points(abnat, mode)
 
-    awarded = awarded_team(declarations, order)
+    awarded = awarded_team(declarations, order) if declarations else None
     awarded_points = 0
     awarded_raw = 0
     if awarded is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from .bidding import (
     REDEAL,
@@ -26,10 +27,20 @@ from .bidding import (
     ladder_start,
     normalize_double,
 )
-from .cards import Card, cards_of
+from .cards import SUIT_MASK, Card
+from .drafts import draft_class, fast_init, new_draft, seal
 from .errors import IllegalMove, MalformedMove
-from .moves import Bid, Declare, Double, Move, Play, Project, Sawa
-from .play import LAST_TRICK_BONUS, TRICKS_PER_ROUND, close_trick, legal_play_mask, refusal_code
+from .moves import PLAYS, SAWA, Bid, Declare, Double, Move, Play, Project, Sawa
+from .play import (
+    LAST_TRICK_BONUS,
+    NO_TRUMP,
+    TRICK_RANK,
+    TRICKS_PER_ROUND,
+    VALUES,
+    legal_follow_mask,
+    legal_lead_mask,
+    refusal_code,
+)
 from .projects import baloot_holder, baloot_pair, validate_declaration
 from .rulesets import GAMERULES, Ruleset
 from .sawa import remaining_abnat, sawa_holds, sawa_open
@@ -50,6 +61,7 @@ class RoundStatus(StrEnum):
     IN_PROGRESS = "in_progress"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Trick:
     leader: int
@@ -58,6 +70,7 @@ class Trick:
     abnat: int  # trick 8 includes the last-trick 10
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundLog:
     """A finished round: everything a record or a score sheet needs."""
@@ -85,6 +98,7 @@ class Outcome:
     scores: tuple[int, int]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameState:
     ruleset: Ruleset
@@ -121,15 +135,63 @@ class GameState:
 
     @property
     def locked(self) -> bool:
-        return bool(
-            self.ladder
-            and self.contract
-            and ladder_locked(self.ladder, self.contract, self.ruleset)
-        )
+        ladder = self.ladder
+        if ladder is None or ladder.multiplier == 1 or self.contract is None:
+            return False  # R23: only a doubled Hokum is ever locked
+        return ladder_locked(ladder, self.contract, self.ruleset)
 
     @property
     def order(self) -> tuple[int, ...]:
         return bidding_order(self.dealer)
+
+
+# --- Drafts: how the hot paths build states and tricks (drafts.py says why) ---------------
+
+_StateDraft = draft_class(GameState)
+_TrickDraft = draft_class(Trick)
+
+
+def _draft_of(state: GameState) -> Any:
+    """A writable copy of ``state``, every field set; the caller changes some and seals it."""
+    d: Any = new_draft(_StateDraft)
+    d.ruleset = state.ruleset
+    d.target = state.target
+    d.scores = state.scores
+    d.dealer = state.dealer
+    d.phase = state.phase
+    d.round_no = state.round_no
+    d.deck = state.deck
+    d.hands = state.hands
+    d.face_up = state.face_up
+    d.bidding = state.bidding
+    d.contract = state.contract
+    d.ladder = state.ladder
+    d.leader = state.leader
+    d.trick = state.trick
+    d.tricks = state.tricks
+    d.abnat = state.abnat
+    d.trick_counts = state.trick_counts
+    d.declarations = state.declarations
+    d.baloot_seat = state.baloot_seat
+    d.baloot_announced = state.baloot_announced
+    d.actions = state.actions
+    d.history = state.history
+    d.winner = state.winner
+    return d
+
+
+def _trick(leader: int, cards: tuple[Card, ...], winner: int, abnat: int) -> Trick:
+    d: Any = new_draft(_TrickDraft)
+    d.leader = leader
+    d.cards = cards
+    d.winner = winner
+    d.abnat = abnat
+    d.__class__ = Trick
+    trick: Trick = d
+    return trick
+
+
+_PLAYING, _BIDDING, _DOUBLING = Phase.PLAYING, Phase.BIDDING, Phase.DOUBLING
 
 
 def new_match(
@@ -151,52 +213,58 @@ def new_match(
     )
 
 
+_FULL_DECK = frozenset(range(32))
+
+
 def start_round(state: GameState, deck: tuple[Card, ...] | list[Card]) -> GameState:
     """Deal ``deck`` (D[0..31], already shuffled by the caller) as R8 fixes it."""
     if state.phase is not Phase.DEAL:
         raise ValueError(f"cannot deal in phase {state.phase}")
     deck = tuple(deck)
-    if sorted(deck) != list(range(32)):
+    if len(deck) != 32 or _FULL_DECK.difference(deck):
         raise ValueError("a deck is 32 distinct cards")
+    # R8 (E49): 3 cards to each seat in bidding order, then 2 to each.
+    first, second, third, dealer = bidding_order(state.dealer)
     hands = [0, 0, 0, 0]
-    for i, seat in enumerate(bidding_order(state.dealer)):
-        for card in deck[3 * i : 3 * i + 3] + deck[12 + 2 * i : 14 + 2 * i]:
-            hands[seat] |= 1 << card
-    return replace(
-        state,
-        phase=Phase.BIDDING,
-        round_no=state.round_no + 1,
-        deck=deck,
-        hands=(hands[0], hands[1], hands[2], hands[3]),
-        face_up=deck[20],
-        bidding=bidding_start(state.dealer),
-    )
+    hands[first] = 1 << deck[0] | 1 << deck[1] | 1 << deck[2] | 1 << deck[12] | 1 << deck[13]
+    hands[second] = 1 << deck[3] | 1 << deck[4] | 1 << deck[5] | 1 << deck[14] | 1 << deck[15]
+    hands[third] = 1 << deck[6] | 1 << deck[7] | 1 << deck[8] | 1 << deck[16] | 1 << deck[17]
+    hands[dealer] = 1 << deck[9] | 1 << deck[10] | 1 << deck[11] | 1 << deck[18] | 1 << deck[19]
+    d = _draft_of(state)
+    d.phase = _BIDDING
+    d.round_no = state.round_no + 1
+    d.deck = deck
+    d.hands = (hands[0], hands[1], hands[2], hands[3])
+    d.face_up = deck[20]
+    d.bidding = bidding_start(state.dealer)
+    dealt: GameState = seal(d, GameState)
+    return dealt
 
 
 def to_act(state: GameState) -> int | None:
     """The seat whose move it is, or None between rounds and after the match."""
     phase = state.phase
-    if phase is Phase.PLAYING:
-        return (state.leader + len(state.trick)) % 4
-    if phase is Phase.BIDDING:
+    if phase is _PLAYING:
+        return (state.leader + len(state.trick)) & 3
+    if phase is _BIDDING:
         assert state.bidding is not None
-        return state.bidding.to_act
-    if phase is Phase.DOUBLING:
+        return state.bidding.queue[0]
+    if phase is _DOUBLING:
         assert state.ladder is not None
-        return state.ladder.to_act
+        return state.ladder.queue[0]
     return None
 
 
 def legal_play_cards(state: GameState, seat: int) -> int:
+    """The mask of the cards ``seat`` may play now (R23, R26; S5-S7 where the ruleset says)."""
     contract = state.contract
     assert contract is not None
-    return legal_play_mask(
-        state.hands[seat],
-        state.trick,
-        contract.trump,
-        state.locked,
-        state.ruleset.compulsory_trumping,
-    )
+    trick = state.trick
+    if trick:
+        return legal_follow_mask(
+            state.hands[seat], trick, contract.trump, state.ruleset.compulsory_trumping
+        )
+    return legal_lead_mask(state.hands[seat], contract.trump, state.locked)
 
 
 def may_sawa(state: GameState) -> bool:
@@ -207,20 +275,68 @@ def may_sawa(state: GameState) -> bool:
     return sawa_open(leading=not state.trick, cards_in_hand=state.hands[seat].bit_count())
 
 
+# The play moves of each 8-card suit holding (by byte, per suit), so that a legal mask turns
+# into its moves by four lookups instead of a loop over its bits.
+_PLAYS_BY_BYTE = tuple(
+    tuple(tuple(PLAYS[suit * 8 + r] for r in range(8) if byte >> r & 1) for byte in range(256))
+    for suit in range(4)
+)
+
+
+def _plays_of(mask: int) -> list[Move]:
+    """The moves playing each card of ``mask``, in record sort order."""
+    spades, hearts, diamonds, clubs = _PLAYS_BY_BYTE
+    return [
+        *spades[mask & 0xFF],
+        *hearts[mask >> 8 & 0xFF],
+        *diamonds[mask >> 16 & 0xFF],
+        *clubs[mask >> 24],
+    ]
+
+
 def legal_moves(state: GameState) -> list[Move]:
     """Every legal bid, doubling call or play for the seat to act (declarations are checked
     when made, not listed, as in the record format), and last Sawa when it is open (S20)."""
     phase = state.phase
-    if phase is Phase.PLAYING:
-        seat = (state.leader + len(state.trick)) % 4
-        plays: list[Move] = [Play(c) for c in cards_of(legal_play_cards(state, seat))]
-        if may_sawa(state):
-            plays.append(Sawa())
+    if phase is _PLAYING:
+        trick = state.trick
+        hand = state.hands[(state.leader + len(trick)) & 3]
+        contract = state.contract
+        assert contract is not None
+        ruleset = state.ruleset
+        trump = contract.trump
+        if trick:
+            if trump is None or not ruleset.compulsory_trumping:
+                # R26 (legal_follow_mask, inlined): follow suit if able, else anything.
+                led = trick[0] >> 3
+                follow = hand >> 8 * led & 0xFF
+                if follow:
+                    return list(_PLAYS_BY_BYTE[led][follow])
+                mask = hand
+            else:
+                mask = legal_follow_mask(hand, trick, trump, True)
+        else:
+            ladder = state.ladder
+            if trump is None or ladder is None or ladder.multiplier == 1:
+                mask = hand  # R23: only a doubled Hokum can be locked
+            else:
+                mask = legal_lead_mask(hand, trump, state.locked)
+        spades, hearts, diamonds, clubs = _PLAYS_BY_BYTE  # _plays_of, inlined
+        plays: list[Move] = [
+            *spades[mask & 0xFF],
+            *hearts[mask >> 8 & 0xFF],
+            *diamonds[mask >> 16 & 0xFF],
+            *clubs[mask >> 24],
+        ]
+        if trick:
+            return plays
+        if ruleset.sawa and sawa_open(leading=True, cards_in_hand=hand.bit_count()):
+            plays.append(SAWA)
         return plays
-    if phase is Phase.BIDDING:
+    if phase is _BIDDING:
         assert state.bidding is not None and state.face_up is not None
         return list(bid_legal(state.bidding, state.face_up >> 3, state.ruleset, state.face_up))
-    if phase is Phase.DOUBLING:
+    if phase is _DOUBLING:
         assert state.ladder is not None and state.contract is not None
         return list(ladder_legal(state.ladder, state.contract, state.ruleset))
     return []
@@ -238,32 +354,43 @@ def may_declare(state: GameState, seat: int) -> bool:
 
 def apply(state: GameState, seat: int, move: Move) -> GameState:
     """Apply ``move`` by ``seat``; raise MalformedMove or IllegalMove and change nothing."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
-        raise MalformedMove(f"not a seat: {seat!r}")
-    if state.phase in (Phase.DEAL, Phase.FINISHED):
+    if type(seat) is not int or not 0 <= seat <= 3:
+        _check_seat(seat)
+    phase = state.phase
+    if phase is _PLAYING:
+        acting = (state.leader + len(state.trick)) & 3
+        if type(move) is Play and seat == acting:
+            return _play(state, seat, move)  # the common case, first
+    elif phase is _BIDDING:
+        assert state.bidding is not None
+        acting = state.bidding.queue[0]
+    elif phase is _DOUBLING:
+        assert state.ladder is not None
+        acting = state.ladder.queue[0]
+    else:
         raise MalformedMove("the round is over")
     if isinstance(move, Sawa) and not state.ruleset.sawa:
         raise MalformedMove("this ruleset has no Sawa")  # S20: an unknown action type
-    if seat != to_act(state):
-        raise IllegalMove("not_your_turn", f"it is seat {to_act(state)}'s turn")
-    actions = (*state.actions, (seat, move))
+    if seat != acting:
+        raise IllegalMove("not_your_turn", f"it is seat {acting}'s turn")
     if isinstance(move, Play):
-        if state.phase is not Phase.PLAYING:
+        if phase is not _PLAYING:
             raise IllegalMove("illegal_call", "cards are played only after bidding and doubling")
-        return _play(state, seat, move.card, actions)
+        return _play(state, seat, move)
+    actions = state.actions + ((seat, move),)
     if isinstance(move, Bid):
-        if state.phase is not Phase.BIDDING:
+        if phase is not _BIDDING:
             raise IllegalMove("illegal_call", "the bidding is over")
         return _bid(state, move, actions)
     if isinstance(move, Double):
-        if state.phase is not Phase.DOUBLING:
+        if phase is not _DOUBLING:
             raise IllegalMove("illegal_call", "doubling calls are made only after the bidding")
         assert state.ladder is not None and state.contract is not None
         move = normalize_double(move, state.ladder, state.contract, state.ruleset)
         return _double(state, move, (*state.actions, (seat, move)))
     if isinstance(move, Declare):
         return _declare(state, seat, move, actions)
-    if isinstance(move, Sawa) and state.ruleset.sawa:
+    if isinstance(move, Sawa):
         if not may_sawa(state):
             raise IllegalMove(
                 "illegal_call", "Sawa is called only to lead a trick, with at most 4 cards"
@@ -272,13 +399,25 @@ def apply(state: GameState, seat: int, move: Move) -> GameState:
     raise MalformedMove(f"not a move: {move!r}")
 
 
+def _check_seat(seat: object) -> None:
+    """Refuse anything but a seat 0-3 (an int, not a bool)."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise MalformedMove(f"not a seat: {seat!r}")
+
+
 def _bid(state: GameState, bid: Bid, actions: tuple[tuple[int, Move], ...]) -> GameState:
     assert state.bidding is not None and state.face_up is not None
     result = bid_apply(state.bidding, bid, state.face_up, state.ruleset)
     if isinstance(result, Bidding):
-        return replace(state, bidding=result, actions=actions)
+        d = _draft_of(state)
+        d.bidding = result
+        d.actions = actions
+        bidding: GameState = seal(d, GameState)
+        return bidding
     if result == REDEAL:
-        return _end_round(replace(state, actions=actions), None)
+        d = _draft_of(state)
+        d.actions = actions
+        return _end_round(seal(d, GameState), None)
     assert isinstance(result, Contract)
     return _after_bidding(state, result, actions)
 
@@ -289,33 +428,35 @@ def _after_bidding(
     # R9: stock cards in bidding order, 3 to each non-recipient, 2 (+ face-up) to the recipient.
     deck = state.deck
     hands = list(state.hands)
+    recipient = contract.recipient
     position = 21
     for seat in bidding_order(state.dealer):
-        count = 2 if seat == contract.recipient else 3
-        for card in deck[position : position + count]:
-            hands[seat] |= 1 << card
-        position += count
-    hands[contract.recipient] |= 1 << deck[20]
+        if seat == recipient:
+            hands[seat] |= 1 << deck[position] | 1 << deck[position + 1] | 1 << deck[20]
+            position += 2
+        else:
+            hands[seat] |= 1 << deck[position] | 1 << deck[position + 1] | 1 << deck[position + 2]
+            position += 3
 
-    baloot_seat = baloot_holder(hands, contract.trump)  # R32: Hokum only, one player's K and Q
-
+    d = _draft_of(state)
     if doubling_allowed(contract, state.scores, state.ruleset):
-        ladder = ladder_start(contract)
-        phase = Phase.DOUBLING
+        d.ladder = ladder_start(contract)
+        d.phase = _DOUBLING
     else:
-        ladder = Ladder(rung=None, queue=())
-        phase = Phase.PLAYING
-    return replace(
-        state,
-        phase=phase,
-        hands=(hands[0], hands[1], hands[2], hands[3]),
-        bidding=None,
-        contract=contract,
-        ladder=ladder,
-        leader=first_leader(state.ruleset, contract, state.dealer),
-        baloot_seat=baloot_seat,
-        actions=actions,
-    )
+        d.ladder = _NO_LADDER
+        d.phase = _PLAYING
+    d.hands = (hands[0], hands[1], hands[2], hands[3])
+    d.bidding = None
+    d.contract = contract
+    d.leader = first_leader(state.ruleset, contract, state.dealer)
+    d.baloot_seat = baloot_holder(hands, contract.trump)  # R32: Hokum only, one player's K and Q
+    d.actions = actions
+    contracted: GameState = seal(d, GameState)
+    return contracted
+
+
+# The ladder of a round that was never doubled (R22: a Sun nobody may double).
+_NO_LADDER = Ladder(rung=None, queue=())
 
 
 def first_leader(ruleset: Ruleset, contract: Contract, dealer: int) -> int:
@@ -326,8 +467,12 @@ def first_leader(ruleset: Ruleset, contract: Contract, dealer: int) -> int:
 def _double(state: GameState, double: Double, actions: tuple[tuple[int, Move], ...]) -> GameState:
     assert state.ladder is not None and state.contract is not None
     ladder = ladder_apply(state.ladder, double, state.contract, state.ruleset)
-    phase = Phase.DOUBLING if ladder.rung is not None else Phase.PLAYING
-    return replace(state, ladder=ladder, phase=phase, actions=actions)
+    d = _draft_of(state)
+    d.ladder = ladder
+    d.phase = _DOUBLING if ladder.rung is not None else _PLAYING
+    d.actions = actions
+    doubled: GameState = seal(d, GameState)
+    return doubled
 
 
 def _declare(
@@ -340,61 +485,100 @@ def _declare(
         )
     assert state.contract is not None
     validate_declaration(state.hands[seat], declare.projects, state.contract.mode)
-    return replace(
-        state, declarations=(*state.declarations, (seat, declare.projects)), actions=actions
-    )
+    d = _draft_of(state)
+    d.declarations = (*state.declarations, (seat, declare.projects))
+    d.actions = actions
+    declared: GameState = seal(d, GameState)
+    return declared
 
 
-def _play(
-    state: GameState, seat: int, card: Card, actions: tuple[tuple[int, Move], ...]
-) -> GameState:
+def _play(state: GameState, seat: int, move: Play) -> GameState:
+    """R23, R26-R28, R32 (and S5-S7): the card leaves the hand; a fourth card closes the trick,
+    the eighth trick the round."""
     contract = state.contract
     assert contract is not None
+    card = move.card
     bit = 1 << card
-    hand = state.hands[seat]
+    hands = state.hands
+    hand = hands[seat]
     if not hand & bit:
         raise IllegalMove("card_not_held", "that card is not in your hand")
-    if not legal_play_cards(state, seat) & bit:
-        code = refusal_code(hand, state.trick, contract.trump, card)
+    trump = contract.trump
+    trick = state.trick
+    if not trick:
+        # R23: only a doubled Hokum can be locked; anything else leads any card.
+        ladder = state.ladder
+        if trump is None or ladder is None or ladder.multiplier == 1:
+            legal = hand
+        else:
+            legal = legal_lead_mask(hand, trump, state.locked)
+    elif trump is None or not state.ruleset.compulsory_trumping:
+        legal = hand & SUIT_MASK[trick[0] >> 3] or hand  # R26, legal_follow_mask's first case
+    else:
+        legal = legal_follow_mask(hand, trick, trump, True)
+    if not legal & bit:
+        code = refusal_code(hand, trick, trump, card)
         raise IllegalMove(code, _REFUSALS[code])
-    hands = list(state.hands)
-    hands[seat] = hand & ~bit
-    baloot_announced = state.baloot_announced
-    if seat == state.baloot_seat and contract.trump is not None:
+    hand ^= bit
+    if seat == 0:
+        hands = (hand, hands[1], hands[2], hands[3])
+    elif seat == 1:
+        hands = (hands[0], hand, hands[2], hands[3])
+    elif seat == 2:
+        hands = (hands[0], hands[1], hand, hands[3])
+    else:
+        hands = (hands[0], hands[1], hands[2], hand)
+    d = _draft_of(state)
+    d.hands = hands
+    d.actions = state.actions + (_SEAT_PLAYS[seat][card],)
+    if seat == state.baloot_seat and trump is not None:
         # R32: announced when the second of the trump K and Q is played.
-        pair = baloot_pair(contract.trump)
-        if bit & pair and not hands[seat] & pair:
-            baloot_announced = True
-    trick = (*state.trick, card)
+        pair = baloot_pair(trump)
+        if bit & pair and not hand & pair:
+            d.baloot_announced = True
+    trick += (card,)
     if len(trick) < 4:
-        return replace(
-            state,
-            hands=(hands[0], hands[1], hands[2], hands[3]),
-            trick=trick,
-            baloot_announced=baloot_announced,
-            actions=actions,
-        )
-    winner, abnat = close_trick(trick, state.leader, contract.trump, len(state.tricks))
-    team = winner % 2
-    team_abnat = list(state.abnat)
-    team_abnat[team] += abnat
-    counts = list(state.trick_counts)
-    counts[team] += 1
-    state = replace(
-        state,
-        hands=(hands[0], hands[1], hands[2], hands[3]),
-        trick=(),
-        tricks=(*state.tricks, Trick(state.leader, trick, winner, abnat)),
-        leader=winner,
-        abnat=(team_abnat[0], team_abnat[1]),
-        trick_counts=(counts[0], counts[1]),
-        baloot_announced=baloot_announced,
-        actions=actions,
-    )
-    if len(state.tricks) < TRICKS_PER_ROUND:
-        return state
-    return _end_round(state, score_state(state))
+        d.trick = trick
+        d.__class__ = GameState  # sealed (drafts.seal, inlined on the hottest path)
+        played: GameState = d
+        return played
+    # R27 (play.trick_winner, inlined): the highest trump, else the highest card of the led
+    # suit, takes the trick.
+    row = NO_TRUMP if trump is None else trump
+    rank = TRICK_RANK[row]
+    led = trick[0] >> 3
+    best_index, best = 0, rank[trick[0]]
+    for i in (1, 2, 3):
+        c = trick[i]
+        if c >> 3 in (led, trump) and rank[c] > best:
+            best_index, best = i, rank[c]
+    leader = state.leader
+    winner = (leader + best_index) & 3
+    values = VALUES[row]
+    abnat = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
+    done = len(state.tricks) + 1
+    if done == TRICKS_PER_ROUND:
+        abnat += LAST_TRICK_BONUS  # R6
+    a, b = state.abnat
+    n0, n1 = state.trick_counts
+    if winner & 1:
+        d.abnat = (a, b + abnat)
+        d.trick_counts = (n0, n1 + 1)
+    else:
+        d.abnat = (a + abnat, b)
+        d.trick_counts = (n0 + 1, n1)
+    d.trick = ()
+    d.tricks = state.tricks + (_trick(leader, trick, winner, abnat),)
+    d.leader = winner
+    d.__class__ = GameState
+    closed: GameState = d
+    if done < TRICKS_PER_ROUND:
+        return closed
+    return _end_round(closed, score_state(closed))
 
+
+# The log entry (seat, move) of every card play, made once.
+_SEAT_PLAYS = tuple(tuple((seat, PLAYS[card]) for card in range(32)) for seat in range(4))
 
 _REFUSALS = {
     "locked_trump_lead": "the round is locked: lead a non-trump card",
@@ -446,16 +630,17 @@ def score_state(
     score a finished deal without building its states)."""
     contract = state.contract
     assert contract is not None
+    ladder = state.ladder  # state.multiplier and state.gahwa, read once
     return score_round(
         contract=contract,
         ruleset=state.ruleset,
         abnat=state.abnat if abnat is None else abnat,
         trick_counts=state.trick_counts if trick_counts is None else trick_counts,
         declarations=state.declarations,
-        order=state.order,
+        order=bidding_order(state.dealer),
         baloot_seat=state.baloot_seat,
-        multiplier=state.multiplier,
-        gahwa=state.gahwa,
+        multiplier=1 if ladder is None else ladder.multiplier,
+        gahwa=ladder is not None and ladder.gahwa,
     )
 
 
@@ -514,15 +699,16 @@ def _end_round(
     redeal = result is None
     result = REDEAL_RESULT if result is None else result
     scores = (state.scores[0] + result.points[0], state.scores[1] + result.points[1])
+    ladder = state.ladder
     log = RoundLog(
         number=state.round_no,
         dealer=state.dealer,
         deck=state.deck,
         actions=state.actions,
         contract=state.contract,
-        multiplier=state.multiplier,
-        gahwa=state.gahwa,
-        locked=state.locked,
+        multiplier=1 if ladder is None else ladder.multiplier,
+        gahwa=ladder is not None and ladder.gahwa,
+        locked=ladder is not None and ladder.multiplier != 1 and state.locked,
         tricks=state.tricks,
         result=result,
         status=RoundStatus.REDEAL if redeal else RoundStatus.COMPLETE,
@@ -542,7 +728,7 @@ def _end_round(
         dealer=(state.dealer + 1) % 4,
         phase=Phase.FINISHED if winner is not None else Phase.DEAL,
         round_no=state.round_no,
-        history=(*state.history, log),
+        history=state.history + (log,),
         winner=winner,
     )
 
