@@ -92,7 +92,7 @@ def test_fast_init_refuses_what_it_cannot_build() -> None:
 
 
 def test_a_sealed_draft_is_the_record_and_frozen() -> None:
-    draft = new_draft(draft_class(Trick))
+    draft: Any = new_draft(draft_class(Trick))
     draft.leader, draft.cards, draft.winner, draft.abnat = 1, (0, 1, 2, 3), 2, 25
     trick = seal(draft, Trick)
     assert type(trick) is Trick
