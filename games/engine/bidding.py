@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .cards import ACE, Suit
-from .drafts import fast_init
+from .drafts import draft_class, fast_init, new_draft
 from .errors import IllegalMove
 from .moves import Bid, Call, Double, DoubleCall
 from .rulesets import Ruleset
@@ -31,7 +32,6 @@ class Mode(StrEnum):
     HOKUM = "hokum"
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Bidding:
     stage: Stage
@@ -43,6 +43,28 @@ class Bidding:
     @property
     def to_act(self) -> int:
         return self.queue[0]
+
+
+_BiddingDraft = draft_class(Bidding)
+
+
+def _bidding(
+    stage: Stage,
+    order: tuple[int, ...],
+    queue: tuple[int, ...],
+    bidder: int | None = None,
+    kind: Call | None = None,
+) -> Bidding:
+    """``Bidding(stage, order, queue, bidder, kind)``, built as a draft (one per bid)."""
+    d: Any = new_draft(_BiddingDraft)
+    d.stage = stage
+    d.order = order
+    d.queue = queue
+    d.bidder = bidder
+    d.kind = kind
+    d.__class__ = Bidding  # drafts.seal, inlined
+    bidding: Bidding = d
+    return bidding
 
 
 @fast_init
@@ -62,6 +84,8 @@ class Contract:
     def bidder_team(self) -> int:
         return self.declarer % 2
 
+
+_ContractDraft = draft_class(Contract)
 
 REDEAL = "redeal"
 BidOutcome = Contract | str  # a Contract, or REDEAL
@@ -101,6 +125,16 @@ _CHOOSE = tuple(
 )
 
 
+# Enum members are slow to look up on their class in Python 3.11 (EnumType has a __getattr__,
+# which takes attribute access off the interpreter's fast path): the functions that run once
+# per call compare against these module-level names instead.
+_R1_OPEN, _R1_RESPONSE, _R1_CONFIRM = Stage.R1_OPEN, Stage.R1_RESPONSE, Stage.R1_CONFIRM
+_SUN_CLAIM = Stage.SUN_CLAIM
+_R2_OPEN, _R2_RESPONSE, _R2_CHOOSE = Stage.R2_OPEN, Stage.R2_RESPONSE, Stage.R2_CHOOSE
+_CALL_PASS, _CALL_HOKUM, _CALL_ASHKAL = Call.PASS, Call.HOKUM, Call.ASHKAL
+_SUN_MODE, _HOKUM_MODE = Mode.SUN, Mode.HOKUM
+
+
 def bid_legal(
     bidding: Bidding, face_suit: Suit, ruleset: Ruleset, face_up: int | None = None
 ) -> list[Bid]:
@@ -113,12 +147,15 @@ def _calls_open(
     bidding: Bidding, face_suit: Suit, ruleset: Ruleset, face_up: int | None
 ) -> tuple[Bid, ...]:
     stage = bidding.stage
-    if stage is Stage.R1_CONFIRM:
+    if stage is _R1_CONFIRM:
         return _CONFIRM
-    if stage is Stage.R2_CHOOSE:
+    if stage is _R2_CHOOSE:
         return _CHOOSE[face_suit]
-    ashkal = may_ashkal(bidding, bidding.queue[0], ruleset, face_up)
-    if stage is Stage.R1_OPEN or stage is Stage.R2_OPEN:
+    # may_ashkal, inlined: R10 positions 3 and 4, S3 never on a face-up Ace.
+    ashkal = bidding.order.index(bidding.queue[0]) in ruleset.ashkal_positions and (
+        ruleset.ashkal_on_ace or face_up is None or face_up & 7 != ACE
+    )
+    if stage is _R1_OPEN or stage is _R2_OPEN:
         return _OPENING[ashkal]
     return _ANSWER[ashkal]
 
@@ -126,18 +163,19 @@ def _calls_open(
 def _contract(
     bidding: Bidding, declarer: int, kind: Call, round_no: int, face_up: int, trump: Suit | None
 ) -> Contract:
-    mode = Mode.HOKUM if kind is Call.HOKUM else Mode.SUN
+    hokum = kind is _CALL_HOKUM
+    d: Any = new_draft(_ContractDraft)  # Contract(...), as a draft (drafts.py)
+    d.kind = kind
+    d.mode = _HOKUM_MODE if hokum else _SUN_MODE
+    d.trump = trump if hokum else None
+    d.declarer = declarer
     # R15/R9: Ashkal gives the face-up card to the caller's partner.
-    recipient = (declarer + 2) % 4 if kind is Call.ASHKAL else declarer
-    return Contract(
-        kind=kind,
-        mode=mode,
-        trump=trump if mode is Mode.HOKUM else None,
-        declarer=declarer,
-        recipient=recipient,
-        bidding_round=round_no,
-        face_up=face_up,
-    )
+    d.recipient = (declarer + 2) % 4 if kind is _CALL_ASHKAL else declarer
+    d.bidding_round = round_no
+    d.face_up = face_up
+    d.__class__ = Contract
+    contract: Contract = d
+    return contract
 
 
 def _sun_claim(bidding: Bidding, caller: int, kind: Call, face_up: int) -> Bidding | BidOutcome:
@@ -147,8 +185,8 @@ def _sun_claim(bidding: Bidding, caller: int, kind: Call, face_up: int) -> Biddi
     claimants = tuple(s for s in bidding.order[:position] if (s - caller) % 2 == 1)
     if not claimants:
         return _contract(bidding, caller, kind, 1, face_up, None)
-    return Bidding(
-        stage=Stage.SUN_CLAIM, order=bidding.order, queue=claimants, bidder=caller, kind=kind
+    return _bidding(
+        stage=_SUN_CLAIM, order=bidding.order, queue=claimants, bidder=caller, kind=kind
     )
 
 
@@ -157,66 +195,63 @@ def bid_apply(bidding: Bidding, bid: Bid, face_up: int, ruleset: Ruleset) -> Bid
     face_suit = face_up >> 3
     if bid not in _calls_open(bidding, face_suit, ruleset, face_up):
         raise IllegalMove("illegal_call", _refusal(bidding, bid, face_suit))
-    seat = bidding.queue[0]
+    queue = bidding.queue
+    seat = queue[0]
     stage = bidding.stage
     call = bid.call
-    rest = bidding.queue[1:]
     order = bidding.order
 
-    if stage is Stage.R1_OPEN:
-        if call is Call.PASS:
-            if rest:
-                return Bidding(stage=stage, order=order, queue=rest)
-            return Bidding(stage=Stage.R2_OPEN, order=order, queue=order)
-        if call is Call.HOKUM:
+    if stage is _R1_OPEN:
+        if call is _CALL_PASS:
+            if len(queue) > 1:
+                return _bidding(stage, order, queue[1:])
+            return _bidding(_R2_OPEN, order, order)
+        if call is _CALL_HOKUM:
             # R12: the three others, starting from next(h) and wrapping around.
-            queue = tuple((seat + i) % 4 for i in range(1, 4))
-            return Bidding(stage=Stage.R1_RESPONSE, order=order, queue=queue, bidder=seat)
+            return _bidding(_R1_RESPONSE, order, _OTHERS[seat], seat)
         return _sun_claim(bidding, seat, call, face_up)
 
-    if stage is Stage.R1_RESPONSE:
-        if call is Call.PASS:
-            if rest:
-                return Bidding(stage=stage, order=order, queue=rest, bidder=bidding.bidder)
+    if stage is _R1_RESPONSE:
+        if call is _CALL_PASS:
+            if len(queue) > 1:
+                return _bidding(stage, order, queue[1:], bidding.bidder)
             assert bidding.bidder is not None
-            return Bidding(
-                stage=Stage.R1_CONFIRM, order=order, queue=(bidding.bidder,), bidder=bidding.bidder
-            )
+            return _bidding(_R1_CONFIRM, order, (bidding.bidder,), bidding.bidder)
         return _sun_claim(bidding, seat, call, face_up)
 
-    if stage is Stage.R1_CONFIRM:  # R13
+    if stage is _R1_CONFIRM:  # R13
         return _contract(bidding, seat, call, 1, face_up, face_suit)
 
-    if stage is Stage.SUN_CLAIM:
+    if stage is _SUN_CLAIM:
         assert bidding.bidder is not None and bidding.kind is not None
-        if call is Call.PASS:
-            if rest:
-                return Bidding(
-                    stage=stage, order=order, queue=rest, bidder=bidding.bidder, kind=bidding.kind
-                )
+        if call is _CALL_PASS:
+            if len(queue) > 1:
+                return _bidding(stage, order, queue[1:], bidding.bidder, bidding.kind)
             return _contract(bidding, bidding.bidder, bidding.kind, 1, face_up, None)
         return _contract(bidding, seat, call, 1, face_up, None)
 
-    if stage in (Stage.R2_OPEN, Stage.R2_RESPONSE):
-        if call is Call.PASS:
-            if rest:
-                return Bidding(stage=stage, order=order, queue=rest, bidder=bidding.bidder)
-            if stage is Stage.R2_OPEN:
+    if stage is _R2_OPEN or stage is _R2_RESPONSE:
+        if call is _CALL_PASS:
+            if len(queue) > 1:
+                return _bidding(stage, order, queue[1:], bidding.bidder)
+            if stage is _R2_OPEN:
                 return REDEAL  # R19
             assert bidding.bidder is not None
-            return Bidding(
-                stage=Stage.R2_CHOOSE, order=order, queue=(bidding.bidder,), bidder=bidding.bidder
-            )
-        if call is Call.HOKUM:  # only in R2_OPEN (bid_legal checked)
+            return _bidding(_R2_CHOOSE, order, (bidding.bidder,), bidding.bidder)
+        if call is _CALL_HOKUM:  # only in R2_OPEN (bid_legal checked)
             # R17: only the players after h in bidding order answer.
             after = order[order.index(seat) + 1 :]
             if after:
-                return Bidding(stage=Stage.R2_RESPONSE, order=order, queue=after, bidder=seat)
-            return Bidding(stage=Stage.R2_CHOOSE, order=order, queue=(seat,), bidder=seat)
+                return _bidding(_R2_RESPONSE, order, after, seat)
+            return _bidding(_R2_CHOOSE, order, (seat,), seat)
         return _contract(bidding, seat, call, 2, face_up, None)  # R18: final at once
 
     # R2_CHOOSE
     return _contract(bidding, seat, call, 2, face_up, bid.suit)
+
+
+# R12: the seats after ``seat``, from next(seat) round the table.
+_OTHERS = tuple(tuple((seat + i) % 4 for i in range(1, 4)) for seat in range(4))
 
 
 def _refusal(bidding: Bidding, bid: Bid, face_suit: Suit) -> str:
@@ -259,11 +294,14 @@ class Ladder:
 
 
 _NEXT_RUNG = {Rung.DOUBLE: Rung.TRIPLE, Rung.TRIPLE: Rung.FOUR, Rung.FOUR: Rung.GAHWA}
+# Module names, as for the stages above.
+_DOUBLE, _TRIPLE, _FOUR, _GAHWA = Rung.DOUBLE, Rung.TRIPLE, Rung.FOUR, Rung.GAHWA
+_DOUBLE_PASS = DoubleCall.PASS
 
 
 def doubling_allowed(contract: Contract, scores: tuple[int, int], ruleset: Ruleset) -> bool:
     """R22: Hokum always; Sun only if the declarer's team is above and the opponents below."""
-    if contract.mode is Mode.HOKUM:
+    if contract.mode is _HOKUM_MODE:
         return True
     threshold = ruleset.sun_doubling_threshold
     team = contract.bidder_team
@@ -273,17 +311,22 @@ def doubling_allowed(contract: Contract, scores: tuple[int, int], ruleset: Rules
 
 
 def ladder_start(contract: Contract) -> Ladder:
-    declarer = contract.declarer
-    # R21: the opponents in play order starting from next(declarer).
-    return Ladder(rung=Rung.DOUBLE, queue=((declarer + 1) % 4, (declarer + 3) % 4))
+    return _LADDER_STARTS[contract.declarer]
+
+
+# R21: the opponents asked in play order starting from next(declarer); one per declarer.
+_LADDER_STARTS = tuple(
+    Ladder(rung=Rung.DOUBLE, queue=((declarer + 1) % 4, (declarer + 3) % 4))
+    for declarer in range(4)
+)
 
 
 def _chooses_lock(rung: Rung | None, contract: Contract, ruleset: Ruleset) -> bool:
     # S10: in Hokum the caller of Double and of Four says open or closed.
     return (
         ruleset.lock_chosen_by_caller
-        and contract.mode is Mode.HOKUM
-        and rung in (Rung.DOUBLE, Rung.FOUR)
+        and contract.mode is _HOKUM_MODE
+        and (rung is _DOUBLE or rung is _FOUR)
     )
 
 
@@ -322,7 +365,7 @@ def normalize_double(
 def ladder_locked(ladder: Ladder, contract: Contract, ruleset: Ruleset) -> bool:
     """R23: Hokum at x2 or x4 (not Gahwa) is locked; under S10 only if that level's caller
     chose closed."""
-    if contract.mode is not Mode.HOKUM or ladder.multiplier not in (2, 4) or ladder.gahwa:
+    if contract.mode is not _HOKUM_MODE or ladder.multiplier not in (2, 4) or ladder.gahwa:
         return False
     return ladder.closed if ruleset.lock_chosen_by_caller else True
 
@@ -333,8 +376,8 @@ def ladder_apply(ladder: Ladder, double: Double, contract: Contract, ruleset: Ru
         raise IllegalMove("illegal_call", f"{double.call.value} is not open now")
     seat = ladder.to_act
     rung = ladder.rung
-    if double.call is DoubleCall.PASS:
-        if rung is Rung.DOUBLE and len(ladder.queue) > 1:
+    if double.call is _DOUBLE_PASS:
+        if rung is _DOUBLE and len(ladder.queue) > 1:
             return Ladder(rung=rung, queue=ladder.queue[1:])
         return Ladder(
             rung=None,
@@ -344,17 +387,17 @@ def ladder_apply(ladder: Ladder, double: Double, contract: Contract, ruleset: Ru
             closed=ladder.closed,
         )
     assert rung is not None
-    if rung is Rung.GAHWA:  # R24
+    if rung is _GAHWA:  # R24
         return Ladder(rung=None, queue=(), multiplier=4, doubler=ladder.doubler, gahwa=True)
-    doubler = seat if rung is Rung.DOUBLE else ladder.doubler
+    doubler = seat if rung is _DOUBLE else ladder.doubler
     assert doubler is not None
     closed = bool(double.locked)  # Triple is always open (S10)
-    if ruleset.sun_double_only and contract.mode is Mode.SUN and rung is Rung.DOUBLE:
+    if ruleset.sun_double_only and contract.mode is _SUN_MODE and rung is _DOUBLE:
         # S8: Sun has one step; play starts at once.
         return Ladder(rung=None, queue=(), multiplier=2, doubler=doubler)
     # Triple and Gahwa belong to the declarer, Four to the doubler (R21).
     next_rung = _NEXT_RUNG[rung]
-    next_seat = doubler if next_rung is Rung.FOUR else contract.declarer
+    next_seat = doubler if next_rung is _FOUR else contract.declarer
     return Ladder(
         rung=next_rung,
         queue=(next_seat,),

@@ -24,6 +24,7 @@ from .bidding import Bidding, Contract, Ladder, Mode, Rung, Stage
 from .cards import Card, card_names, card_str, cards_of, parse_card, parse_suit, suit_str
 from .errors import MalformedMove
 from .moves import (
+    PLAYS,
     Bid,
     Call,
     Declare,
@@ -94,10 +95,31 @@ def project_from_dict(data: object) -> Project:
     return Project(kind=kind, cards=parsed)
 
 
+# The moves most actions are, by their names: a replay parses tens of thousands of them.
+_PLAYS_BY_NAME: dict[str, Move] = {card_str(c): PLAYS[c] for c in range(32)}
+_BIDS_BY_CALL: dict[str, Move] = {call.value: Bid(call) for call in Call}
+
+
 def move_from_dict(data: object, ruleset: Ruleset = GAMERULES) -> Move:
     """Parse a record-format action (``seat`` and unknown keys are ignored) of a record in
     ``ruleset``: ``sawa`` and a Double's ``locked`` exist only where the ruleset has them
     (S11, S20); elsewhere ``sawa`` is an unknown type and ``locked`` an unknown key."""
+    if type(data) is dict:
+        # The common, well-formed plays and suitless bids, by lookup; everything else (and
+        # every error) goes through the checks below.
+        kind = data.get("type")
+        if kind == "play":
+            card = data.get("card")
+            if type(card) is str and card in _PLAYS_BY_NAME:
+                return _PLAYS_BY_NAME[card]
+        elif kind == "bid" and data.get("suit") is None:
+            call = data.get("call")
+            if type(call) is str and call in _BIDS_BY_CALL:
+                return _BIDS_BY_CALL[call]
+    return _move_from_dict_checked(data, ruleset)
+
+
+def _move_from_dict_checked(data: object, ruleset: Ruleset) -> Move:
     if not isinstance(data, dict):
         raise MalformedMove("a move must be a JSON object")
     move_type = _enum(MoveType, data.get("type"), "move type")

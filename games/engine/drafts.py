@@ -36,7 +36,12 @@ def draft_class(record: type) -> type:
     slots = record.__dict__.get("__slots__")
     if not dataclasses.is_dataclass(record) or not isinstance(slots, tuple) or not slots:
         raise TypeError(f"{record.__name__} is not a slotted dataclass")
-    namespace = {"__slots__": slots, "__module__": record.__module__}
+    namespace: dict[str, Any] = {"__slots__": slots, "__module__": record.__module__}
+    # The record's properties too, so the engine's rules read a draft as they read a record
+    # (methods are not part of an object's layout: the class swap still holds).
+    namespace.update(
+        (name, value) for name, value in vars(record).items() if isinstance(value, property)
+    )
     return type(f"{record.__name__}Draft", (), namespace)
 
 

@@ -58,7 +58,7 @@ def project_raw(project: Project) -> int:
 
 def _is_run(cards: tuple[Card, ...]) -> bool:
     first = cards[0]
-    return all(c == first + i for i, c in enumerate(cards)) and cards[-1] >> 3 == first >> 3
+    return cards == tuple(range(first, first + len(cards))) and cards[-1] >> 3 == first >> 3
 
 
 def _is_four_of_a_kind(cards: tuple[Card, ...]) -> bool:

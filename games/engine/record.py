@@ -25,7 +25,7 @@ from .cards import Card, card_str, parse_card
 from .codec import LIVE_PHASES, action_to_dict, move_from_dict, next_to_dict, round_to_dict
 from .commitment import deck_commitment
 from .errors import MalformedMove
-from .moves import Move
+from .moves import PLAYS, Bid, Call, Move
 from .replay import ReplayRefused, replay_round
 from .rulesets import RULESETS, Ruleset
 from .state import GameState, Phase, RoundLog, new_match
@@ -147,6 +147,49 @@ def _parse_round(data: object, index: int) -> _Round:
     return _Round(deck, tuple(names), actions, salt, commitment)
 
 
+def _parse_actions(
+    actions: list[Any], ruleset: Ruleset
+) -> tuple[list[tuple[int, Move]], MalformedMove | None]:
+    """The actions of a round, parsed up to the first one that is not well formed, and the
+    problem with that one (None if there is none)."""
+    parsed: list[tuple[int, Move]] = []
+    append = parsed.append
+    plays, bids = _PLAY_ACTIONS, _BID_ACTIONS
+    for data in actions:
+        # Most actions are a card play or a suitless bid by a seat: looked up whole.
+        if type(data) is dict:
+            seat = data.get("seat")
+            if type(seat) is int and 0 <= seat <= 3:
+                kind = data.get("type")
+                if kind == "play":
+                    name = data.get("card")
+                    table = plays[seat]
+                elif kind == "bid" and data.get("suit") is None:
+                    name = data.get("call")
+                    table = bids[seat]
+                else:
+                    name = None
+                if type(name) is str and name in table:
+                    append(table[name])
+                    continue
+        try:
+            append(_parse_action(data, ruleset))
+        except MalformedMove as problem:
+            return parsed, problem
+    return parsed, None
+
+
+# (seat, move) of every card play and suitless bid, by the name in the record (a card name or
+# a call), one table per seat.
+_Actions = dict[str, tuple[int, Move]]
+_PLAY_ACTIONS: tuple[_Actions, ...] = tuple(
+    {card_str(c): (seat, PLAYS[c]) for c in range(32)} for seat in range(4)
+)
+_BID_ACTIONS: tuple[_Actions, ...] = tuple(
+    {call.value: (seat, Bid(call)) for call in Call} for seat in range(4)
+)
+
+
 def _parse_action(data: object, ruleset: Ruleset) -> tuple[int, Move]:
     if not isinstance(data, dict):
         raise MalformedMove("an action must be a JSON object")
@@ -236,15 +279,17 @@ def _replay_round(
             message = "the deck does not match its commitment"
             # Nothing of the round is replayed: its deck is not the one that was promised.
             return state, _error("commitment_mismatch", message, index, None)
-    actions = (
-        _parse_action(a, state.ruleset) for a in parsed.actions
-    )  # parsed as replayed, in order
+    # Records are processed in order: a refused action before a malformed one is the error.
+    actions, malformed = _parse_actions(parsed.actions, state.ruleset)
     error = None
     try:
         state = replay_round(state, parsed.deck, actions)
     except ReplayRefused as refused:
         state = refused.state
         error = _error(refused.error.code, refused.error.message, index, refused.action)
+    else:
+        if malformed is not None:
+            error = _error(malformed.code, malformed.message, index, len(actions))
     rounds.append(round_to_dict(state))
     return state, error
 

@@ -13,7 +13,7 @@ from .cards import Card
 from .errors import EngineError
 from .moves import Move
 from .rulesets import Ruleset
-from .state import GameState, apply, new_match, start_round
+from .state import GameState, MovesRefused, apply_moves, new_match, start_round
 
 Action = tuple[int, Move]  # (seat, move)
 
@@ -36,14 +36,10 @@ def replay_round(state: GameState, deck: Sequence[Card], actions: Iterable[Actio
     EngineError (a malformed move) and have it reported at its own index. Raises ReplayRefused;
     a deck that is not 32 distinct cards, or a state not waiting for a deal, is a ValueError."""
     state = start_round(state, tuple(deck))
-    applied = 0
     try:
-        for seat, move in actions:
-            state = apply(state, seat, move)
-            applied += 1
-    except EngineError as exc:
-        raise ReplayRefused(state, applied, exc) from exc
-    return state
+        return apply_moves(state, actions)
+    except MovesRefused as refused:
+        raise ReplayRefused(refused.state, refused.index, refused.error) from refused.error
 
 
 def rebuild(

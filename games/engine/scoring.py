@@ -8,10 +8,11 @@ where the rule it replaces is applied.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .bidding import Contract, Mode
 from .cards import ACE
-from .drafts import fast_init
+from .drafts import draft_class, fast_init, new_draft
 from .moves import Project
 from .projects import (
     BALOOT_POINTS,
@@ -24,6 +25,9 @@ from .rulesets import Ruleset
 
 SUN_BASE = 26
 HOKUM_BASE = 16
+
+# Enum members are slow to look up on their class in Python 3.11 (bidding.py says why).
+_SUN, _HOKUM = Mode.SUN, Mode.HOKUM
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,8 @@ class RoundResult:
     gahwa_winner: int | None
     sawa: SawaClaim | None = None  # S25 (only a ruleset with Sawa ever sets it)
 
+
+_ResultDraft = draft_class(RoundResult)
 
 REDEAL_RESULT = RoundResult(
     abnat=(0, 0),
@@ -78,7 +84,7 @@ def hokum_card_points(abnat: int) -> int:
 
 
 def card_points(abnat: tuple[int, int], mode: Mode) -> tuple[int, int]:
-    if mode is Mode.SUN:
+    if mode is _SUN:
         return (sun_card_points(abnat[0]), sun_card_points(abnat[1]))
     a, b = hokum_card_points(abnat[0]), hokum_card_points(abnat[1])
     if a + b == 17:  # R34: both totals end in 6; the larger abnat loses one
@@ -106,7 +112,7 @@ def score_round(
     whole round (S23); a false one with those of the tricks played (S24)."""
     mode = contract.mode
     bidder = contract.bidder_team
-    base = SUN_BASE if mode is Mode.SUN else HOKUM_BASE
+    base = SUN_BASE if mode is _SUN else HOKUM_BASE
     pts = card_points(abnat, mode)
 
     awarded = awarded_team(declarations, order) if declarations else None
@@ -123,7 +129,7 @@ def score_round(
         proj[awarded] = awarded_points
         raw_proj[awarded] = awarded_raw
 
-    baloot = (baloot_seat,) if baloot_seat is not None and mode is Mode.HOKUM else ()
+    baloot = (baloot_seat,) if baloot_seat is not None and mode is _HOKUM else ()
     if (
         baloot
         and ruleset.baloot_absorbed_by_hundred
@@ -182,7 +188,7 @@ def score_round(
             bidder=bidder,
             failed=failed,
             kaboot=kaboot,
-            kaboot_value=_kaboot_value(contract, kaboot, ruleset),
+            kaboot_value=0 if kaboot is None else _kaboot_value(contract, kaboot, ruleset),
             base=base,
             t=(pts[0] + proj[0], pts[1] + proj[1]),
             awarded_points=awarded_points,
@@ -190,20 +196,23 @@ def score_round(
             baloot_total=baloot_total,
             multiplier=multiplier,
         )
-    return RoundResult(
-        abnat=abnat,
-        card_points=pts,
-        declared=declarations,
-        awarded_team=awarded,
-        project_points=(proj[0], proj[1]),
-        baloot=baloot,
-        kaboot=kaboot,
-        bidder_team=bidder,
-        bidder_failed=failed,
-        points=points,
-        gahwa_winner=winner,
-        sawa=sawa,
-    )
+    # RoundResult(...), built as a draft (one per round; drafts.py says why).
+    d: Any = new_draft(_ResultDraft)
+    d.abnat = abnat
+    d.card_points = pts
+    d.declared = declarations
+    d.awarded_team = awarded
+    d.project_points = (proj[0], proj[1])
+    d.baloot = baloot
+    d.kaboot = kaboot
+    d.bidder_team = bidder
+    d.bidder_failed = failed
+    d.points = points
+    d.gahwa_winner = winner
+    d.sawa = sawa
+    d.__class__ = RoundResult
+    result: RoundResult = d
+    return result
 
 
 def _declared_kings_or_queens_100(
@@ -256,7 +265,7 @@ def _allocate_saudi(
         out[other] += (base + awarded_points) * multiplier
     elif kaboot is not None:
         # S17: flat, with only the sweeping team's own projects; no 88.
-        value = ruleset.kaboot_points if mode is Mode.SUN else _kaboot_hokum(ruleset)
+        value = ruleset.kaboot_points if mode is _SUN else _kaboot_hokum(ruleset)
         out[kaboot] += value + proj[kaboot]
     elif multiplier == 1 and not failed:
         out[0] += t[0]  # R37 (a full tie is a split, S14)
@@ -279,7 +288,7 @@ def _kaboot_value(contract: Contract, kaboot: int | None, ruleset: Ruleset) -> i
     # R39: 88 when the bidding team sweeps having bid for a face-up Ace.
     if kaboot == contract.bidder_team and contract.face_up & 7 == ACE:
         return ruleset.kaboot_ace_points
-    return ruleset.kaboot_points if contract.mode is Mode.SUN else _kaboot_hokum(ruleset)
+    return ruleset.kaboot_points if contract.mode is _SUN else _kaboot_hokum(ruleset)
 
 
 def _allocate(

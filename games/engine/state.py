@@ -7,7 +7,8 @@ round's shuffled deck (``start_round``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -29,7 +30,7 @@ from .bidding import (
 )
 from .cards import SUIT_MASK, Card
 from .drafts import draft_class, fast_init, new_draft, seal
-from .errors import IllegalMove, MalformedMove
+from .errors import EngineError, IllegalMove, MalformedMove
 from .moves import PLAYS, SAWA, Bid, Declare, Double, Move, Play, Project, Sawa
 from .play import (
     LAST_TRICK_BONUS,
@@ -145,15 +146,24 @@ class GameState:
         return bidding_order(self.dealer)
 
 
-# --- Drafts: how the hot paths build states and tricks (drafts.py says why) ---------------
+# --- Drafts: the engine changes a private copy, the API hands out frozen states ------------
+#
+# Every rule that changes a state is written once, against a draft (drafts.py): a writable
+# object with GameState's slots (and its properties), changed in place. ``apply`` copies the
+# state into a draft, advances it by one move and seals it; ``apply_moves`` copies once and
+# advances it by many, which is what replaying a log or a record needs. ``_advance`` checks
+# everything a move can be refused for before it changes anything, so a refused move leaves
+# the draft exactly as it was.
+
+Draft = Any  # a GameState being changed in place (a _StateDraft)
 
 _StateDraft = draft_class(GameState)
 _TrickDraft = draft_class(Trick)
 
 
-def _draft_of(state: GameState) -> Any:
-    """A writable copy of ``state``, every field set; the caller changes some and seals it."""
-    d: Any = new_draft(_StateDraft)
+def _draft_of(state: GameState) -> Draft:
+    """A writable copy of ``state``, every field set."""
+    d: Draft = new_draft(_StateDraft)
     d.ruleset = state.ruleset
     d.target = state.target
     d.scores = state.scores
@@ -186,12 +196,17 @@ def _trick(leader: int, cards: tuple[Card, ...], winner: int, abnat: int) -> Tri
     d.cards = cards
     d.winner = winner
     d.abnat = abnat
-    d.__class__ = Trick
+    d.__class__ = Trick  # drafts.seal, inlined
     trick: Trick = d
     return trick
 
 
 _PLAYING, _BIDDING, _DOUBLING = Phase.PLAYING, Phase.BIDDING, Phase.DOUBLING
+_DEAL, _FINISHED = Phase.DEAL, Phase.FINISHED
+_COMPLETE, _REDEAL = RoundStatus.COMPLETE, RoundStatus.REDEAL
+
+
+# --- The API ------------------------------------------------------------------------------
 
 
 def new_match(
@@ -218,7 +233,7 @@ _FULL_DECK = frozenset(range(32))
 
 def start_round(state: GameState, deck: tuple[Card, ...] | list[Card]) -> GameState:
     """Deal ``deck`` (D[0..31], already shuffled by the caller) as R8 fixes it."""
-    if state.phase is not Phase.DEAL:
+    if state.phase is not _DEAL:
         raise ValueError(f"cannot deal in phase {state.phase}")
     deck = tuple(deck)
     if len(deck) != 32 or _FULL_DECK.difference(deck):
@@ -269,29 +284,18 @@ def legal_play_cards(state: GameState, seat: int) -> int:
 
 def may_sawa(state: GameState) -> bool:
     """S20: the ruleset has Sawa and the seat to act leads a trick holding at most 4 cards."""
-    if not state.ruleset.sawa or state.phase is not Phase.PLAYING:
+    if not state.ruleset.sawa or state.phase is not _PLAYING:
         return False
     seat = (state.leader + len(state.trick)) % 4
     return sawa_open(leading=not state.trick, cards_in_hand=state.hands[seat].bit_count())
 
 
 # The play moves of each 8-card suit holding (by byte, per suit), so that a legal mask turns
-# into its moves by four lookups instead of a loop over its bits.
+# into its moves by lookups instead of a loop over its bits.
 _PLAYS_BY_BYTE = tuple(
     tuple(tuple(PLAYS[suit * 8 + r] for r in range(8) if byte >> r & 1) for byte in range(256))
     for suit in range(4)
 )
-
-
-def _plays_of(mask: int) -> list[Move]:
-    """The moves playing each card of ``mask``, in record sort order."""
-    spades, hearts, diamonds, clubs = _PLAYS_BY_BYTE
-    return [
-        *spades[mask & 0xFF],
-        *hearts[mask >> 8 & 0xFF],
-        *diamonds[mask >> 16 & 0xFF],
-        *clubs[mask >> 24],
-    ]
 
 
 def legal_moves(state: GameState) -> list[Move]:
@@ -321,7 +325,7 @@ def legal_moves(state: GameState) -> list[Move]:
                 mask = hand  # R23: only a doubled Hokum can be locked
             else:
                 mask = legal_lead_mask(hand, trump, state.locked)
-        spades, hearts, diamonds, clubs = _PLAYS_BY_BYTE  # _plays_of, inlined
+        spades, hearts, diamonds, clubs = _PLAYS_BY_BYTE
         plays: list[Move] = [
             *spades[mask & 0xFF],
             *hearts[mask >> 8 & 0xFF],
@@ -345,7 +349,7 @@ def legal_moves(state: GameState) -> list[Move]:
 def may_declare(state: GameState, seat: int) -> bool:
     """R30: only on the seat's own first turn of trick 1, and only once."""
     return (
-        state.phase is Phase.PLAYING
+        state.phase is _PLAYING
         and not state.tricks
         and to_act(state) == seat
         and all(s != seat for s, _ in state.declarations)
@@ -354,49 +358,88 @@ def may_declare(state: GameState, seat: int) -> bool:
 
 def apply(state: GameState, seat: int, move: Move) -> GameState:
     """Apply ``move`` by ``seat``; raise MalformedMove or IllegalMove and change nothing."""
+    d = _draft_of(state)
+    _advance(d, seat, move)
+    d.__class__ = GameState  # drafts.seal, inlined: apply runs once per move
+    applied: GameState = d
+    return applied
+
+
+class MovesRefused(Exception):
+    """``apply_moves`` stopped: move number ``index`` (0-based) was refused with ``error``;
+    ``state`` is the state after the moves before it."""
+
+    def __init__(self, state: GameState, index: int, error: EngineError) -> None:
+        super().__init__(f"move {index}: {error.code}: {error.message}")
+        self.state = state
+        self.index = index
+        self.error = error
+
+
+def apply_moves(state: GameState, moves: Iterable[tuple[int, Move]]) -> GameState:
+    """``apply`` each (seat, move) in order, without making the states in between (a replay
+    of a log or a record). Raises MovesRefused."""
+    d = _draft_of(state)
+    index = 0
+    try:
+        for seat, move in moves:
+            _advance(d, seat, move)
+            index += 1
+    except EngineError as error:
+        raise MovesRefused(seal(d, GameState), index, error) from error
+    done: GameState = seal(d, GameState)
+    return done
+
+
+# --- Moves, on a draft --------------------------------------------------------------------
+
+
+def _advance(d: Draft, seat: int, move: Move) -> None:
+    """Make ``move`` by ``seat`` on ``d``; raise MalformedMove or IllegalMove, in the record
+    format's order of checks, before changing anything."""
     if type(seat) is not int or not 0 <= seat <= 3:
         _check_seat(seat)
-    phase = state.phase
+    phase = d.phase
     if phase is _PLAYING:
-        acting = (state.leader + len(state.trick)) & 3
+        acting = (d.leader + len(d.trick)) & 3
         if type(move) is Play and seat == acting:
-            return _play(state, seat, move)  # the common case, first
+            _play(d, seat, move)  # the common case, first
+            return
     elif phase is _BIDDING:
-        assert state.bidding is not None
-        acting = state.bidding.queue[0]
+        acting = d.bidding.queue[0]
+        if type(move) is Bid and seat == acting:
+            _bid(d, seat, move)
+            return
     elif phase is _DOUBLING:
-        assert state.ladder is not None
-        acting = state.ladder.queue[0]
+        acting = d.ladder.queue[0]
     else:
         raise MalformedMove("the round is over")
-    if isinstance(move, Sawa) and not state.ruleset.sawa:
+    if isinstance(move, Sawa) and not d.ruleset.sawa:
         raise MalformedMove("this ruleset has no Sawa")  # S20: an unknown action type
     if seat != acting:
         raise IllegalMove("not_your_turn", f"it is seat {acting}'s turn")
     if isinstance(move, Play):
         if phase is not _PLAYING:
             raise IllegalMove("illegal_call", "cards are played only after bidding and doubling")
-        return _play(state, seat, move)
-    actions = state.actions + ((seat, move),)
-    if isinstance(move, Bid):
+        _play(d, seat, move)
+    elif isinstance(move, Bid):
         if phase is not _BIDDING:
             raise IllegalMove("illegal_call", "the bidding is over")
-        return _bid(state, move, actions)
-    if isinstance(move, Double):
+        _bid(d, seat, move)
+    elif isinstance(move, Double):
         if phase is not _DOUBLING:
             raise IllegalMove("illegal_call", "doubling calls are made only after the bidding")
-        assert state.ladder is not None and state.contract is not None
-        move = normalize_double(move, state.ladder, state.contract, state.ruleset)
-        return _double(state, move, (*state.actions, (seat, move)))
-    if isinstance(move, Declare):
-        return _declare(state, seat, move, actions)
-    if isinstance(move, Sawa):
-        if not may_sawa(state):
+        _double(d, seat, move)
+    elif isinstance(move, Declare):
+        _declare(d, seat, move)
+    elif isinstance(move, Sawa):
+        if not may_sawa(d):
             raise IllegalMove(
                 "illegal_call", "Sawa is called only to lead a trick, with at most 4 cards"
             )
-        return _sawa(state, seat, actions)
-    raise MalformedMove(f"not a move: {move!r}")
+        _sawa(d, seat, move)
+    else:
+        raise MalformedMove(f"not a move: {move!r}")
 
 
 def _check_seat(seat: object) -> None:
@@ -405,41 +448,25 @@ def _check_seat(seat: object) -> None:
         raise MalformedMove(f"not a seat: {seat!r}")
 
 
-def _bid(state: GameState, bid: Bid, actions: tuple[tuple[int, Move], ...]) -> GameState:
-    assert state.bidding is not None and state.face_up is not None
-    result = bid_apply(state.bidding, bid, state.face_up, state.ruleset)
+def _bid(d: Draft, seat: int, bid: Bid) -> None:
+    result = bid_apply(d.bidding, bid, d.face_up, d.ruleset)  # refuses before any change
+    d.actions += ((seat, bid),)
     if isinstance(result, Bidding):
-        d = _draft_of(state)
         d.bidding = result
-        d.actions = actions
-        bidding: GameState = seal(d, GameState)
-        return bidding
-    if result == REDEAL:
-        d = _draft_of(state)
-        d.actions = actions
-        return _end_round(seal(d, GameState), None)
-    assert isinstance(result, Contract)
-    return _after_bidding(state, result, actions)
+    elif result == REDEAL:
+        _end_round(d, None)
+    else:
+        assert isinstance(result, Contract)
+        _after_bidding(d, result)
 
 
-def _after_bidding(
-    state: GameState, contract: Contract, actions: tuple[tuple[int, Move], ...]
-) -> GameState:
+def _after_bidding(d: Draft, contract: Contract) -> None:
     # R9: stock cards in bidding order, 3 to each non-recipient, 2 (+ face-up) to the recipient.
-    deck = state.deck
-    hands = list(state.hands)
-    recipient = contract.recipient
-    position = 21
-    for seat in bidding_order(state.dealer):
-        if seat == recipient:
-            hands[seat] |= 1 << deck[position] | 1 << deck[position + 1] | 1 << deck[20]
-            position += 2
-        else:
-            hands[seat] |= 1 << deck[position] | 1 << deck[position + 1] | 1 << deck[position + 2]
-            position += 3
-
-    d = _draft_of(state)
-    if doubling_allowed(contract, state.scores, state.ruleset):
+    deck = d.deck
+    hands = list(d.hands)
+    for seat, first, second, third in _COMPLETION[d.dealer][contract.recipient]:
+        hands[seat] |= 1 << deck[first] | 1 << deck[second] | 1 << deck[third]
+    if doubling_allowed(contract, d.scores, d.ruleset):
         d.ladder = ladder_start(contract)
         d.phase = _DOUBLING
     else:
@@ -448,12 +475,26 @@ def _after_bidding(
     d.hands = (hands[0], hands[1], hands[2], hands[3])
     d.bidding = None
     d.contract = contract
-    d.leader = first_leader(state.ruleset, contract, state.dealer)
+    d.leader = first_leader(d.ruleset, contract, d.dealer)
     d.baloot_seat = baloot_holder(hands, contract.trump)  # R32: Hokum only, one player's K and Q
-    d.actions = actions
-    contracted: GameState = seal(d, GameState)
-    return contracted
 
+
+def _completion(dealer: int, recipient: int) -> tuple[tuple[int, int, int, int], ...]:
+    """R9 for one dealer and card recipient: (seat, three deck indexes) per seat, the
+    face-up card (D[20]) being the recipient's third."""
+    out = []
+    position = 21
+    for seat in bidding_order(dealer):
+        if seat == recipient:
+            out.append((seat, position, position + 1, 20))
+            position += 2
+        else:
+            out.append((seat, position, position + 1, position + 2))
+            position += 3
+    return tuple(out)
+
+
+_COMPLETION = tuple(tuple(_completion(dealer, r) for r in range(4)) for dealer in range(4))
 
 # The ladder of a round that was never doubled (R22: a Sun nobody may double).
 _NO_LADDER = Ladder(rung=None, queue=())
@@ -464,55 +505,45 @@ def first_leader(ruleset: Ruleset, contract: Contract, dealer: int) -> int:
     return (dealer + 1) % 4 if ruleset.first_lead_dealer_right else contract.declarer
 
 
-def _double(state: GameState, double: Double, actions: tuple[tuple[int, Move], ...]) -> GameState:
-    assert state.ladder is not None and state.contract is not None
-    ladder = ladder_apply(state.ladder, double, state.contract, state.ruleset)
-    d = _draft_of(state)
+def _double(d: Draft, seat: int, double: Double) -> None:
+    contract = d.contract
+    double = normalize_double(double, d.ladder, contract, d.ruleset)
+    ladder = ladder_apply(d.ladder, double, contract, d.ruleset)  # refuses before any change
+    d.actions += ((seat, double),)
     d.ladder = ladder
     d.phase = _DOUBLING if ladder.rung is not None else _PLAYING
-    d.actions = actions
-    doubled: GameState = seal(d, GameState)
-    return doubled
 
 
-def _declare(
-    state: GameState, seat: int, declare: Declare, actions: tuple[tuple[int, Move], ...]
-) -> GameState:
-    if not may_declare(state, seat):
+def _declare(d: Draft, seat: int, declare: Declare) -> None:
+    if not may_declare(d, seat):
         raise IllegalMove(
             "invalid_project",
             "projects are declared once, on your first turn of trick 1, before you play",
         )
-    assert state.contract is not None
-    validate_declaration(state.hands[seat], declare.projects, state.contract.mode)
-    d = _draft_of(state)
-    d.declarations = (*state.declarations, (seat, declare.projects))
-    d.actions = actions
-    declared: GameState = seal(d, GameState)
-    return declared
+    validate_declaration(d.hands[seat], declare.projects, d.contract.mode)
+    d.declarations += ((seat, declare.projects),)
+    d.actions += ((seat, declare),)
 
 
-def _play(state: GameState, seat: int, move: Play) -> GameState:
+def _play(d: Draft, seat: int, move: Play) -> None:
     """R23, R26-R28, R32 (and S5-S7): the card leaves the hand; a fourth card closes the trick,
     the eighth trick the round."""
-    contract = state.contract
-    assert contract is not None
     card = move.card
     bit = 1 << card
-    hands = state.hands
+    hands = d.hands
     hand = hands[seat]
     if not hand & bit:
         raise IllegalMove("card_not_held", "that card is not in your hand")
-    trump = contract.trump
-    trick = state.trick
+    trump = d.contract.trump
+    trick = d.trick
     if not trick:
         # R23: only a doubled Hokum can be locked; anything else leads any card.
-        ladder = state.ladder
+        ladder = d.ladder
         if trump is None or ladder is None or ladder.multiplier == 1:
             legal = hand
         else:
-            legal = legal_lead_mask(hand, trump, state.locked)
-    elif trump is None or not state.ruleset.compulsory_trumping:
+            legal = legal_lead_mask(hand, trump, d.locked)
+    elif trump is None or not d.ruleset.compulsory_trumping:
         legal = hand & SUIT_MASK[trick[0] >> 3] or hand  # R26, legal_follow_mask's first case
     else:
         legal = legal_follow_mask(hand, trick, trump, True)
@@ -521,17 +552,15 @@ def _play(state: GameState, seat: int, move: Play) -> GameState:
         raise IllegalMove(code, _REFUSALS[code])
     hand ^= bit
     if seat == 0:
-        hands = (hand, hands[1], hands[2], hands[3])
+        d.hands = (hand, hands[1], hands[2], hands[3])
     elif seat == 1:
-        hands = (hands[0], hand, hands[2], hands[3])
+        d.hands = (hands[0], hand, hands[2], hands[3])
     elif seat == 2:
-        hands = (hands[0], hands[1], hand, hands[3])
+        d.hands = (hands[0], hands[1], hand, hands[3])
     else:
-        hands = (hands[0], hands[1], hands[2], hand)
-    d = _draft_of(state)
-    d.hands = hands
-    d.actions = state.actions + (_SEAT_PLAYS[seat][card],)
-    if seat == state.baloot_seat and trump is not None:
+        d.hands = (hands[0], hands[1], hands[2], hand)
+    d.actions += (_SEAT_PLAYS[seat][card],)
+    if seat == d.baloot_seat and trump is not None:
         # R32: announced when the second of the trump K and Q is played.
         pair = baloot_pair(trump)
         if bit & pair and not hand & pair:
@@ -539,9 +568,7 @@ def _play(state: GameState, seat: int, move: Play) -> GameState:
     trick += (card,)
     if len(trick) < 4:
         d.trick = trick
-        d.__class__ = GameState  # sealed (drafts.seal, inlined on the hottest path)
-        played: GameState = d
-        return played
+        return
     # R27 (play.trick_winner, inlined): the highest trump, else the highest card of the led
     # suit, takes the trick.
     row = NO_TRUMP if trump is None else trump
@@ -552,15 +579,15 @@ def _play(state: GameState, seat: int, move: Play) -> GameState:
         c = trick[i]
         if c >> 3 in (led, trump) and rank[c] > best:
             best_index, best = i, rank[c]
-    leader = state.leader
+    leader = d.leader
     winner = (leader + best_index) & 3
     values = VALUES[row]
     abnat = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
-    done = len(state.tricks) + 1
-    if done == TRICKS_PER_ROUND:
+    last = len(d.tricks) == TRICKS_PER_ROUND - 1
+    if last:
         abnat += LAST_TRICK_BONUS  # R6
-    a, b = state.abnat
-    n0, n1 = state.trick_counts
+    a, b = d.abnat
+    n0, n1 = d.trick_counts
     if winner & 1:
         d.abnat = (a, b + abnat)
         d.trick_counts = (n0, n1 + 1)
@@ -568,13 +595,10 @@ def _play(state: GameState, seat: int, move: Play) -> GameState:
         d.abnat = (a + abnat, b)
         d.trick_counts = (n0 + 1, n1)
     d.trick = ()
-    d.tricks = state.tricks + (_trick(leader, trick, winner, abnat),)
+    d.tricks += (_trick(leader, trick, winner, abnat),)
     d.leader = winner
-    d.__class__ = GameState
-    closed: GameState = d
-    if done < TRICKS_PER_ROUND:
-        return closed
-    return _end_round(closed, score_state(closed))
+    if last:
+        _end_round(d, score_state(d))
 
 
 # The log entry (seat, move) of every card play, made once.
@@ -588,36 +612,36 @@ _REFUSALS = {
 }
 
 
-def _sawa(state: GameState, seat: int, actions: tuple[tuple[int, Move], ...]) -> GameState:
+def _sawa(d: Draft, seat: int, sawa: Sawa) -> None:
     """S21-S24: judge the claim with every hand known and end the round either way."""
-    contract = state.contract
-    assert contract is not None
+    contract = d.contract
     trump = contract.trump
-    valid = sawa_holds(state.hands, seat, trump, state.locked, state.ruleset.compulsory_trumping)
+    valid = sawa_holds(d.hands, seat, trump, d.locked, d.ruleset.compulsory_trumping)
     claim = SawaClaim(seat=seat, valid=valid)
-    abnat, counts = state.abnat, state.trick_counts
+    abnat, counts = d.abnat, d.trick_counts
     if valid:
         # S23: the claimant's team takes the rest as if played out, the last-trick 10 too.
         team = seat % 2
-        gained = remaining_abnat(state.hands, trump) + LAST_TRICK_BONUS
-        remaining = TRICKS_PER_ROUND - len(state.tricks)
+        gained = remaining_abnat(d.hands, trump) + LAST_TRICK_BONUS
+        remaining = TRICKS_PER_ROUND - len(d.tricks)
         abnat = (abnat[0] + gained, abnat[1]) if team == 0 else (abnat[0], abnat[1] + gained)
         counts = (
             (counts[0] + remaining, counts[1]) if team == 0 else (counts[0], counts[1] + remaining)
         )
     result = score_round(
         contract=contract,
-        ruleset=state.ruleset,
+        ruleset=d.ruleset,
         abnat=abnat,
         trick_counts=counts,
-        declarations=state.declarations,
-        order=state.order,
-        baloot_seat=state.baloot_seat,
-        multiplier=state.multiplier,
-        gahwa=state.gahwa,
+        declarations=d.declarations,
+        order=d.order,
+        baloot_seat=d.baloot_seat,
+        multiplier=d.multiplier,
+        gahwa=d.gahwa,
         sawa=claim,
     )
-    return _end_round(replace(state, actions=actions), result, revealed=state.hands)
+    d.actions += ((seat, sawa),)
+    _end_round(d, result, revealed=d.hands)
 
 
 def score_state(
@@ -691,46 +715,58 @@ def playing_state(
 
 
 def _end_round(
-    state: GameState,
+    d: Draft,
     result: RoundResult | None,
     revealed: tuple[int, int, int, int] | None = None,
-) -> GameState:
-    """Close the round (R42, R43, R19): totals, match end, the deal passes to next(d)."""
+) -> None:
+    """Close the round (R42, R43, R19): totals, match end, the deal passes to next(d). The
+    draft becomes what ``new_match`` would make with these totals and this history: every
+    per-round field back to GameState's default."""
     redeal = result is None
     result = REDEAL_RESULT if result is None else result
-    scores = (state.scores[0] + result.points[0], state.scores[1] + result.points[1])
-    ladder = state.ladder
+    scores = (d.scores[0] + result.points[0], d.scores[1] + result.points[1])
+    ladder = d.ladder
     log = RoundLog(
-        number=state.round_no,
-        dealer=state.dealer,
-        deck=state.deck,
-        actions=state.actions,
-        contract=state.contract,
+        number=d.round_no,
+        dealer=d.dealer,
+        deck=d.deck,
+        actions=d.actions,
+        contract=d.contract,
         multiplier=1 if ladder is None else ladder.multiplier,
         gahwa=ladder is not None and ladder.gahwa,
-        locked=ladder is not None and ladder.multiplier != 1 and state.locked,
-        tricks=state.tricks,
+        locked=ladder is not None and ladder.multiplier != 1 and d.locked,
+        tricks=d.tricks,
         result=result,
-        status=RoundStatus.REDEAL if redeal else RoundStatus.COMPLETE,
+        status=_REDEAL if redeal else _COMPLETE,
         scores_after=scores,
         revealed_hands=revealed,
     )
     winner: int | None = None
     if result.gahwa_winner is not None:
         winner = result.gahwa_winner
-    elif not redeal and max(scores) >= state.target and scores[0] != scores[1]:
+    elif not redeal and max(scores) >= d.target and scores[0] != scores[1]:
         # R42: only a complete round can end the match; a redeal (R19) ends nothing.
         winner = 0 if scores[0] > scores[1] else 1
-    return GameState(
-        ruleset=state.ruleset,
-        target=state.target,
-        scores=scores,
-        dealer=(state.dealer + 1) % 4,
-        phase=Phase.FINISHED if winner is not None else Phase.DEAL,
-        round_no=state.round_no,
-        history=state.history + (log,),
-        winner=winner,
-    )
+    d.scores = scores
+    d.dealer = (d.dealer + 1) % 4
+    d.phase = _FINISHED if winner is not None else _DEAL
+    d.deck = ()
+    d.hands = (0, 0, 0, 0)
+    d.face_up = None
+    d.bidding = None
+    d.contract = None
+    d.ladder = None
+    d.leader = 0
+    d.trick = ()
+    d.tricks = ()
+    d.abnat = (0, 0)
+    d.trick_counts = (0, 0)
+    d.declarations = ()
+    d.baloot_seat = None
+    d.baloot_announced = False
+    d.actions = ()
+    d.history += (log,)
+    d.winner = winner
 
 
 def outcome(state: GameState) -> Outcome | None:

@@ -1,0 +1,271 @@
+"""The replay's fast paths give exactly what the plain ones give (record-format.md: records and
+replay output stay byte for byte the same):
+
+* ``jsontext.dumps_indented`` writes what ``json.dumps(output, indent=2)`` writes, for every
+  output a replay makes (complete, refused, malformed, live, saudi) and for shapes it does not
+  template;
+* the record parser's lookups of plays and bids give the moves, and the errors, of
+  ``codec.move_from_dict``;
+* ``apply_moves`` reaches the state that ``apply`` one move at a time reaches, and a refused
+  move leaves the state as it was before that move.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from games.engine import GAMERULES, SAUDI, Declare, Ruleset, Sawa
+from games.engine.codec import move_from_dict
+from games.engine.errors import EngineError, MalformedMove
+from games.engine.jsontext import dumps_indented
+from games.engine.observation import observation
+from games.engine.record import _parse_action, _parse_actions, export_match, replay_text
+from games.engine.selfplay import shuffled_deck
+from games.engine.state import (
+    GameState,
+    MovesRefused,
+    Phase,
+    apply,
+    apply_moves,
+    legal_moves,
+    new_match,
+    start_round,
+    to_act,
+)
+
+
+def _random_match(seed: int, ruleset: Ruleset, target: int = 152) -> GameState:
+    """A random match with declarations, Sawa (saudi) and doubling, up to 40 rounds."""
+    rng = random.Random(seed)
+    state = new_match(ruleset, dealer=rng.randrange(4), target=target)
+    while state.phase is not Phase.FINISHED and state.round_no < 40:
+        if state.phase is Phase.DEAL:
+            state = start_round(state, shuffled_deck(rng))
+            continue
+        seat = to_act(state)
+        assert seat is not None
+        suggested = observation(state, seat).projects_suggested
+        moves = legal_moves(state)
+        if suggested and rng.random() < 0.8:
+            move: Any = Declare(suggested)
+        elif any(isinstance(m, Sawa) for m in moves) and rng.random() < 0.3:
+            move = Sawa()
+        else:
+            move = rng.choice(moves)
+        state = apply(state, seat, move)
+    return state
+
+
+def _corrupt(record: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The record with one action spoilt, as a careless or hostile client might."""
+    spoilt = copy.deepcopy(record)
+    rounds = spoilt["rounds"]
+    actions = rounds[rng.randrange(len(rounds))]["actions"]
+    if not actions:
+        return spoilt
+    action = actions[rng.randrange(len(actions))]
+    change = rng.randrange(8)
+    if change == 0:
+        action["seat"] = rng.choice([(action["seat"] + 1) % 4, 7, -1, True, "1", None, 1.0])
+    elif change == 1:
+        action["card"] = rng.choice(["AS", "7H", "QQ", 5, None, ["AS"], {"a": 1}, True])
+    elif change == 2:
+        action["type"] = rng.choice(["bid", "double", "play", "declare", "sawa", "x", 3, None])
+    elif change == 3:
+        action["call"] = rng.choice(["pass", "hokum", "sun", "ashkal", "gahwa", ["pass"], 1])
+    elif change == 4:
+        action["suit"] = rng.choice(["S", "H", "X", 2, None, ["S"]])
+    elif change == 5:
+        action["locked"] = rng.choice([True, False, 1, "x", None])
+    elif change == 6:
+        actions.insert(rng.randrange(len(actions) + 1), rng.choice([[1], "play", 7, None]))
+    else:
+        del actions[rng.randrange(len(actions))]
+    return spoilt
+
+
+def _outputs() -> list[dict[str, Any]]:
+    rng = random.Random(99)
+    outputs = []
+    for ruleset in (GAMERULES, SAUDI):
+        for seed in range(25):
+            state = _random_match(seed, ruleset, target=152 if seed % 3 else 400)
+            record = export_match(state, salts={0: f"s{seed}"} if seed % 4 == 0 else None)
+            outputs.append(replay_text(json.dumps(record))[0])
+            for _ in range(4):
+                outputs.append(replay_text(json.dumps(_corrupt(record, rng)))[0])
+            live = copy.deepcopy(record)
+            live["rounds"][-1]["actions"] = live["rounds"][-1]["actions"][: rng.randrange(40)]
+            outputs.append(replay_text(json.dumps(live))[0])
+    outputs.append(replay_text("not json")[0])
+    outputs.append(replay_text(json.dumps({"format": "baloot-record/1", "rounds": 3}))[0])
+    return outputs
+
+
+OUTPUTS = _outputs()
+
+
+def test_the_outputs_cover_what_the_templates_write() -> None:
+    """Refusals, live rounds, Sawa, declarations and malformed records are all in the sample."""
+    text = "".join(json.dumps(o) for o in OUTPUTS)
+    for needle in ('"sawa": {', '"declared": [{', '"status": "in_progress"', '"malformed"'):
+        assert needle in text, needle
+    codes = {o["error"]["code"] for o in OUTPUTS if o["error"]}
+    assert {"not_your_turn", "malformed", "illegal_call"} <= codes
+
+
+@pytest.mark.parametrize("index", range(len(OUTPUTS)))
+def test_dumps_indented_is_json_dumps_byte_for_byte(index: int) -> None:
+    output = OUTPUTS[index]
+    assert dumps_indented(output) == json.dumps(output, indent=2)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"rounds": [], "x": 1},
+        {"rounds": [{"dealer": 0}], "scores": [1, 2]},
+        {
+            "rounds": [
+                {
+                    "dealer": 0,
+                    "face_up": "7S",
+                    "status": "x",
+                    "contract": None,
+                    "tricks": [{"leader": 0, "cards": ["7S", "ZZ"], "winner": 1.5, "abnat": [1]}],
+                    "result": None,
+                }
+            ]
+        },
+        {
+            "rounds": [
+                {
+                    "dealer": "é",
+                    "face_up": None,
+                    "status": True,
+                    "contract": {"kind": 1},
+                    "tricks": "no",
+                    "result": {"abnat": [1]},
+                }
+            ]
+        },
+        {
+            "rounds": [
+                {
+                    "dealer": 0,
+                    "face_up": "7S",
+                    "status": "c",
+                    "contract": None,
+                    "tricks": [],
+                    "result": {
+                        "abnat": [1, 2],
+                        "card_points": [1, 2],
+                        "projects": {
+                            "declared": [{"seat": 1}],
+                            "awarded_team": None,
+                            "points": [0, 0],
+                        },
+                        "baloot": [],
+                        "kaboot": None,
+                        "bidder_team": 0,
+                        "bidder_failed": False,
+                        "points": [1, 2],
+                        "gahwa_winner": None,
+                    },
+                }
+            ]
+        },
+        [1, {"a": [2, None]}],
+        "plain",
+    ],
+)
+def test_dumps_indented_falls_back_on_shapes_it_does_not_template(value: Any) -> None:
+    assert dumps_indented(value) == json.dumps(value, indent=2)
+
+
+_ACTIONS = [
+    {"seat": s, "type": t, **extra}
+    for s in (0, 3, 4, -1, True, "1", None)
+    for t, extra in (
+        ("play", {"card": "AS"}),
+        ("play", {"card": "10H"}),
+        ("play", {"card": "ZZ"}),
+        ("play", {"card": ["AS"]}),
+        ("play", {}),
+        ("bid", {"call": "pass"}),
+        ("bid", {"call": "hokum", "suit": "D"}),
+        ("bid", {"call": "hokum", "suit": None}),
+        ("bid", {"call": ["pass"]}),
+        ("bid", {"call": "nope"}),
+        ("double", {"call": "double", "locked": True}),
+        ("sawa", {}),
+        ("declare", {"projects": []}),
+    )
+]
+
+
+@pytest.mark.parametrize("ruleset", [GAMERULES, SAUDI], ids=lambda r: r.name)
+def test_the_parser_lookups_parse_as_move_from_dict(ruleset: Ruleset) -> None:
+    for action in [*_ACTIONS, "x", 3, None, ["play"]]:
+        try:
+            expected: Any = _parse_action(action, ruleset)
+        except MalformedMove as error:
+            expected = ("malformed", str(error))
+        parsed, problem = _parse_actions([action], ruleset)
+        got: Any = parsed[0] if parsed else ("malformed", str(problem))
+        assert got == expected, action
+        if isinstance(action, dict) and parsed:
+            assert got[1] == move_from_dict(action, ruleset)
+
+
+def test_apply_moves_reaches_the_states_apply_reaches() -> None:
+    for seed in range(6):
+        for ruleset in (GAMERULES, SAUDI):
+            final = _random_match(seed, ruleset)
+            for log in final.history:
+                dealt = start_round(
+                    new_match(ruleset, dealer=log.dealer, scores=_before(log)), log.deck
+                )
+                one_by_one = dealt
+                for seat, move in log.actions:
+                    one_by_one = apply(one_by_one, seat, move)
+                assert apply_moves(dealt, log.actions) == one_by_one
+
+
+def _before(log: Any) -> tuple[int, int]:
+    return (
+        log.scores_after[0] - log.result.points[0],
+        log.scores_after[1] - log.result.points[1],
+    )
+
+
+def test_a_refused_move_leaves_apply_moves_at_the_state_before_it() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(10):
+        final = _random_match(seed, GAMERULES)
+        log = final.history[0]
+        dealt = start_round(new_match(dealer=log.dealer), log.deck)
+        for cut in rng.sample(range(len(log.actions)), 5):
+            state = apply_moves(dealt, log.actions[:cut])
+            seat = to_act(state)
+            assert seat is not None
+            legal = legal_moves(state)
+            # Every move the state refuses, by this seat and by the next one.
+            for probe_seat in (seat, (seat + 1) % 4):
+                for move in {*legal, *(m for _, m in log.actions)}:
+                    try:
+                        apply(state, probe_seat, move)
+                    except EngineError as error:
+                        with pytest.raises(MovesRefused) as refused:
+                            apply_moves(dealt, [*log.actions[:cut], (probe_seat, move)])
+                        assert refused.value.index == cut
+                        assert refused.value.state == state
+                        assert refused.value.error.code == error.code
+                        checked += 1
+    assert checked > 100
