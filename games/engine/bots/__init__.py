@@ -15,11 +15,12 @@ import random
 from ..moves import Move, Sawa
 from ..observation import Observation
 from ..rulesets import GAMERULES, Ruleset
-from . import easy, normal, random_bot
+from . import easy, hard, normal, random_bot
 from .claim import prefer_closed, sure_sawa
+from .hard import HardConfig
 from .normal import NormalConfig
 
-BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal")
+BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 
 
 def choose_move(
@@ -28,6 +29,7 @@ def choose_move(
     rng: random.Random,
     *,
     normal_config: NormalConfig | None = None,
+    hard_config: HardConfig | None = None,
     ruleset: Ruleset = GAMERULES,
 ) -> Move:
     """The move the bot of ``level`` makes for ``obs.seat``; it must be that seat's turn."""
@@ -43,9 +45,11 @@ def choose_move(
         return Sawa()
     if level == "easy":
         move = easy.choose(obs, rng)
-    else:
+    elif level == "normal":
         move = normal.choose(obs, rng, normal_config or normal.DEFAULT_CONFIG, ruleset)
+    else:
+        move = hard.choose(obs, rng, hard_config or hard.DEFAULT_CONFIG, ruleset)
     return prefer_closed(move, obs)
 
 
-__all__ = ["BOT_LEVELS", "NormalConfig", "choose_move"]
+__all__ = ["BOT_LEVELS", "HardConfig", "NormalConfig", "choose_move"]
