@@ -1,12 +1,28 @@
-"""Duplicate evaluation of two bot levels.
+"""Duplicate evaluation of two bot levels, match win rates, and how each level's bidding
+compares with people's.
 
-    python -m bench.bots_eval --a normal --b easy --rounds 1000 --matches 100 --ruleset saudi
+    python -m bench.bots_eval --a hard --b normal --rounds 2000 --matches 100
+    python -m bench.bots_eval --rates easy,normal,hard --rate-rounds 500
 
-Rounds: each deal is played twice from 0-0, bidding included, with the two levels swapping
-seats; the margin of a deal is the mean of (A's round points - B's round points) over its two
-plays, so the luck of the cards cancels. A deal whose bidding ends in a redeal (R19) goes on
-to the next deck of the same seeded sequence, identically in both plays. Matches: full
-matches to 152, also in swapped pairs, for A's win rate. Work is spread over processes.
+Rounds (duplicate): each deal is played twice from 0-0, bidding included, with the two levels
+swapping seats; the margin of a deal is the mean of (A's round points - B's round points) over
+its two plays, so the luck of the cards cancels. Both plays of a deal use the same sequence of
+decks and dealers whatever the bidding does: a deal starts on its first deck, and while both
+plays pass it out (R19) both go on to the next deck of the sequence with the next dealer. When
+only one play passes a deck out, that play scores 0-0 for the deal (as a passed-out board does
+at one table of a duplicate bridge match) and the other play's round stands; both plays still
+saw exactly the same decks, so the pairing always holds. The share of such deals is printed.
+
+Matches: full matches to 152 in swapped pairs on the same deck sequence, for A's win rate.
+
+Rates: self-play of four bots of one level, with the rates of redeals, failed Sun and Hokum
+contracts, kaboots and doubled rounds, next to people's, from 1,095 rounds logged on
+Kammelna (rules.md, source S-KAM).
+
+Bots decide on a time budget (``--normal-budget``, ``--hard-budget``, in seconds) or on a fixed
+number of deals (``--normal-samples``, ``--hard-samples``: reproducible); work is spread over
+processes, so the budgets are kept on a loaded machine too (every bot thinks under the same
+load). Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -16,9 +32,8 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing import Pool
-from multiprocessing.pool import Pool as PoolType
 from typing import TypeVar
 
 from games.engine import (
@@ -32,8 +47,14 @@ from games.engine import (
     start_round,
     to_act,
 )
-from games.engine.bots import BOT_LEVELS, NormalConfig, choose_move
-from games.engine.state import GameState, RoundStatus
+from games.engine.bidding import Mode
+from games.engine.bots import BOT_LEVELS, HardConfig, NormalConfig, choose_move
+from games.engine.moves import Move
+from games.engine.state import GameState, RoundLog, RoundStatus
+
+# People's rates on Kammelna (rules.md source S-KAM: 1,095 logged rounds). The doubling rate
+# is not in that summary.
+PEOPLE = {"redeal": 0.31, "failed_sun": 0.285, "failed_hokum": 0.159, "kaboot": 0.11}
 
 
 @dataclass(frozen=True)
@@ -41,6 +62,7 @@ class Setup:
     a: str
     b: str
     normal: NormalConfig
+    hard: HardConfig
     seed: int
     ruleset: str = GAMERULES.name
 
@@ -51,59 +73,127 @@ def _deck(rng: random.Random) -> list[int]:
     return deck
 
 
-def _play_until(
-    state: GameState, levels: tuple[str, str], setup: Setup, key: int, one_round: bool
+def _move(setup: Setup, level: str, state: GameState, seat: int, rng: random.Random) -> Move:
+    return choose_move(
+        level,
+        observation(state, seat),
+        rng,
+        normal_config=setup.normal,
+        hard_config=setup.hard,
+        ruleset=state.ruleset,
+    )
+
+
+def _play_round(
+    state: GameState,
+    deck: list[int],
+    levels: tuple[str, str],
+    setup: Setup,
+    rngs: list[random.Random],
 ) -> GameState:
-    """Play with team 0 = levels[0], team 1 = levels[1] until one round is complete (or the
-    match ends). Decks and bot randomness depend only on ``key``, never on who sits where."""
-    deck_rng = random.Random(key)
-    bot_rngs = [random.Random(key * 10 + s) for s in range(4)]
-    while state.phase is not Phase.FINISHED:
-        if state.phase is Phase.DEAL:
-            if one_round and state.history and state.history[-1].status is RoundStatus.COMPLETE:
-                break
-            state = start_round(state, _deck(deck_rng))
-            continue
+    """Deal ``deck`` and play that one round (team 0 = levels[0], team 1 = levels[1])."""
+    state = start_round(state, deck)
+    while state.phase not in (Phase.DEAL, Phase.FINISHED):
         seat = to_act(state)
         assert seat is not None
-        move = choose_move(
-            levels[seat % 2],
-            observation(state, seat),
-            bot_rngs[seat],
-            normal_config=setup.normal,
-            ruleset=state.ruleset,
-        )
-        state = apply(state, seat, move)
+        state = apply(state, seat, _move(setup, levels[seat % 2], state, seat, rngs[seat]))
     return state
 
 
-def duplicate_round(args: tuple[Setup, int]) -> float:
-    """A's mean margin over the two plays of deal ``index``."""
+@dataclass
+class DealResult:
+    margin: float  # A - B, mean over the two plays
+    decks: int  # decks dealt before the deal was decided (passed-out decks included)
+    mixed: bool  # one play passed the last deck out and the other played it
+    logs: list[RoundLog] = field(default_factory=list)  # the rounds played (both plays)
+
+
+def duplicate_round(args: tuple[Setup, int]) -> DealResult:
+    """Deal ``index`` played in both seatings on the same deck sequence."""
     setup, index = args
     key = setup.seed * 1_000_003 + index
-    total = 0
-    for a_team in (0, 1):
-        levels = (setup.a, setup.b) if a_team == 0 else (setup.b, setup.a)
-        state = _play_until(
-            new_match(get_ruleset(setup.ruleset), dealer=index % 4), levels, setup, key, True
-        )
-        points = state.history[-1].result.points
-        total += points[a_team] - points[1 - a_team]
-    return total / 2
+    deck_rng = random.Random(key)
+    ruleset = get_ruleset(setup.ruleset)
+    states = [new_match(ruleset, dealer=index % 4), new_match(ruleset, dealer=index % 4)]
+    # The bots' randomness depends on the deal and the seat, never on who sits where.
+    rngs = [[random.Random(key * 10 + s) for s in range(4)] for _ in range(2)]
+    levels = ((setup.a, setup.b), (setup.b, setup.a))  # A on team 0, then A on team 1
+    decks = 0
+    while True:
+        deck = _deck(deck_rng)
+        decks += 1
+        states = [_play_round(states[i], deck, levels[i], setup, rngs[i]) for i in (0, 1)]
+        logs = [s.history[-1] for s in states]
+        passed = [log.status is RoundStatus.REDEAL for log in logs]
+        if all(passed) and decks < 20:
+            continue  # both passed this deck out: both go on to the next one
+        margins = []
+        for i, log in enumerate(logs):
+            a_team = i  # play 0 has A on team 0, play 1 on team 1
+            points = log.result.points
+            margins.append(points[a_team] - points[1 - a_team])
+        played = [log for log in logs if log.status is RoundStatus.COMPLETE]
+        return DealResult(sum(margins) / 2, decks, passed[0] != passed[1], played)
 
 
 def duplicate_match(args: tuple[Setup, int]) -> tuple[int, int]:
-    """(A's wins, matches) for the two plays of match ``index``."""
+    """(A's wins, matches) for the two plays of match ``index`` on one deck sequence."""
     setup, index = args
     key = setup.seed * 1_000_003 + 500_000 + index
     wins = 0
     for a_team in (0, 1):
         levels = (setup.a, setup.b) if a_team == 0 else (setup.b, setup.a)
-        state = _play_until(
-            new_match(get_ruleset(setup.ruleset), dealer=index % 4), levels, setup, key, False
-        )
+        deck_rng = random.Random(key)
+        rngs = [random.Random(key * 10 + s) for s in range(4)]
+        state = new_match(get_ruleset(setup.ruleset), dealer=index % 4)
+        while state.phase is not Phase.FINISHED and state.round_no < 300:
+            state = _play_round(state, _deck(deck_rng), levels, setup, rngs)
         wins += state.winner == a_team
     return wins, 2
+
+
+@dataclass
+class Rates:
+    rounds: int = 0
+    redeals: int = 0
+    sun: int = 0
+    failed_sun: int = 0
+    hokum: int = 0
+    failed_hokum: int = 0
+    kaboots: int = 0
+    doubled: int = 0
+
+    def add(self, log: RoundLog) -> None:
+        self.rounds += 1
+        if log.contract is None:
+            self.redeals += 1
+            return
+        if log.contract.mode is Mode.SUN:
+            self.sun += 1
+            self.failed_sun += log.result.bidder_failed
+        else:
+            self.hokum += 1
+            self.failed_hokum += log.result.bidder_failed
+        self.kaboots += log.result.kaboot is not None
+        self.doubled += log.multiplier > 1 or log.gahwa
+
+    def merge(self, other: Rates) -> None:
+        for name in vars(self):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def self_play(args: tuple[Setup, str, int, int]) -> Rates:
+    """Rates of ``rounds`` rounds of four ``level`` bots (chunk ``index`` of the run)."""
+    setup, level, index, rounds = args
+    key = setup.seed * 1_000_003 + 900_000 + index
+    deck_rng = random.Random(key)
+    rngs = [random.Random(key * 10 + s) for s in range(4)]
+    state = new_match(get_ruleset(setup.ruleset), dealer=index % 4, target=1_000_000)
+    rates = Rates()
+    while rates.rounds < rounds:
+        state = _play_round(state, _deck(deck_rng), (level, level), setup, rngs)
+        rates.add(state.history[-1])
+    return rates
 
 
 def mean_ci(values: list[float]) -> tuple[float, float]:
@@ -114,60 +204,112 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def _share(count: int, total: int) -> str:
+    if not total:
+        return "-"
+    p = count / total
+    half = 1.96 * math.sqrt(p * (1 - p) / total)
+    return f"{p:6.1%} ±{half:4.1%}"
+
+
 _Job = TypeVar("_Job")
 _Result = TypeVar("_Result")
 
 
-def _run(pool: PoolType, fn: Callable[[_Job], _Result], jobs: Iterable[_Job]) -> list[_Result]:
-    return list(pool.imap_unordered(fn, jobs, chunksize=4))
+def _run(pool: object, fn: Callable[[_Job], _Result], jobs: Iterable[_Job]) -> list[_Result]:
+    return list(pool.imap_unordered(fn, jobs, chunksize=1))  # type: ignore[attr-defined]
+
+
+def _config(budget: float | None, samples: int | None, kind: type) -> object:
+    if samples is not None:
+        return kind(samples=samples)
+    return kind() if budget is None else kind(budget=budget)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", choices=BOT_LEVELS, default="normal")
     parser.add_argument("--b", choices=BOT_LEVELS, default="easy")
-    parser.add_argument("--rounds", type=int, default=1000, help="duplicate deals")
+    parser.add_argument("--rounds", type=int, default=1000, help="duplicate deals (0: none)")
     parser.add_argument("--matches", type=int, default=100, help="full matches (even)")
-    parser.add_argument("--samples", type=int, default=16, help="normal bot deals per card")
-    parser.add_argument(
-        "--bid-samples", type=int, default=NormalConfig().bid_samples, help="0: easy bidding"
-    )
+    parser.add_argument("--rates", default="", help="levels to self-play, e.g. easy,normal")
+    parser.add_argument("--rate-rounds", type=int, default=500, help="rounds per level")
+    parser.add_argument("--normal-budget", type=float, default=None, help="seconds per card")
+    parser.add_argument("--normal-samples", type=int, default=None, help="deals per card")
+    parser.add_argument("--hard-budget", type=float, default=None, help="seconds per decision")
+    parser.add_argument("--hard-samples", type=int, default=None, help="deals per card")
     parser.add_argument("--ruleset", choices=sorted(RULESETS), default=GAMERULES.name)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     ns = parser.parse_args(argv)
-    setup = Setup(
-        a=ns.a,
-        b=ns.b,
-        normal=NormalConfig(samples=ns.samples, bid_samples=ns.bid_samples),
-        seed=ns.seed,
-        ruleset=ns.ruleset,
-    )
+    normal = _config(ns.normal_budget, ns.normal_samples, NormalConfig)
+    hard = _config(ns.hard_budget, ns.hard_samples, HardConfig)
+    assert isinstance(normal, NormalConfig) and isinstance(hard, HardConfig)
+    setup = Setup(a=ns.a, b=ns.b, normal=normal, hard=hard, seed=ns.seed, ruleset=ns.ruleset)
     print(
-        f"{ns.ruleset}: A={ns.a} vs B={ns.b}; "
-        f"{ns.rounds} duplicate deals ({2 * ns.rounds} rounds), "
-        f"{ns.matches} matches; normal samples/card={ns.samples}, "
-        f"deals/bid option={ns.bid_samples}; seed={ns.seed}"
+        f"{ns.ruleset}: A={ns.a} vs B={ns.b}; {ns.rounds} duplicate deals, {ns.matches} "
+        f"matches; normal {_describe(normal)}, hard {_describe(hard)}; seed {ns.seed}; "
+        f"{ns.workers} workers"
     )
     start = time.perf_counter()
     with Pool(ns.workers) as pool:
-        margins = _run(pool, duplicate_round, ((setup, i) for i in range(ns.rounds)))
-        results = _run(pool, duplicate_match, ((setup, i) for i in range(ns.matches // 2)))
-    mean, half = mean_ci(margins)
-    wins = sum(w for w, _ in results)
-    played = sum(n for _, n in results)
-    print(f"{'metric':<32}{'value':>12}{'95% CI':>22}")
-    interval = f"[{mean - half:+.2f}, {mean + half:+.2f}]"
-    print(f"{'A-B margin per round (points)':<32}{mean:>12.2f}   {interval}")
-    if played:
-        rate = wins / played
-        # Matches come in swapped pairs; treat them as independent for a simple interval.
-        half_rate = 1.96 * math.sqrt(rate * (1 - rate) / played)
-        print(
-            f"{'A match win rate':<32}{rate:>12.3f}   "
-            f"[{rate - half_rate:.3f}, {rate + half_rate:.3f}]  ({wins}/{played})"
-        )
-    print(f"elapsed {time.perf_counter() - start:.0f}s with {ns.workers} workers")
+        if ns.rounds:
+            deals = _run(pool, duplicate_round, ((setup, i) for i in range(ns.rounds)))
+            margins = [d.margin for d in deals]
+            mean, half = mean_ci(margins)
+            print(
+                f"  {'A-B margin per round (points)':<34}{mean:>8.2f}   95% CI "
+                f"[{mean - half:+.2f}, {mean + half:+.2f}]   ({len(deals)} deals)"
+            )
+            mixed = sum(d.mixed for d in deals)
+            again = sum(d.decks > 1 for d in deals)
+            print(
+                f"  pairing: every deal played on the same decks in both seatings; "
+                f"{mixed} ({mixed / len(deals):.1%}) passed out at one table only (scored 0-0 "
+                f"there), {again} ({again / len(deals):.1%}) passed out at both and redealt"
+            )
+        if ns.matches:
+            results = _run(pool, duplicate_match, ((setup, i) for i in range(ns.matches // 2)))
+            wins = sum(w for w, _ in results)
+            played = sum(n for _, n in results)
+            rate = wins / played
+            half_rate = 1.96 * math.sqrt(rate * (1 - rate) / played)
+            print(
+                f"  {'A match win rate':<34}{rate:>8.3f}   95% CI "
+                f"[{rate - half_rate:.3f}, {rate + half_rate:.3f}]   ({wins}/{played} won)"
+            )
+        levels = [level for level in ns.rates.split(",") if level]
+        if levels:
+            chunk = 50
+            print("  self-play rates (rounds of four bots of one level; ±: 95% CI)")
+            print(
+                f"  {'':<12}{'rounds':>7}{'redeal':>14}{'failed Sun':>14}{'failed Hokum':>14}"
+                f"{'kaboot':>14}{'doubled':>14}"
+            )
+            print(
+                f"  {'people':<12}{1095:>7}{PEOPLE['redeal']:>14.1%}{PEOPLE['failed_sun']:>14.1%}"
+                f"{PEOPLE['failed_hokum']:>14.1%}{'~' + format(PEOPLE['kaboot'], '.0%'):>14}"
+                f"{'n/a':>14}"
+            )
+            for level in levels:
+                jobs = [(setup, level, i, chunk) for i in range(max(1, ns.rate_rounds // chunk))]
+                total = Rates()
+                for part in _run(pool, self_play, jobs):
+                    total.merge(part)
+                played = total.rounds - total.redeals
+                print(
+                    f"  {level:<12}{total.rounds:>7}{_share(total.redeals, total.rounds):>14}"
+                    f"{_share(total.failed_sun, total.sun):>14}"
+                    f"{_share(total.failed_hokum, total.hokum):>14}"
+                    f"{_share(total.kaboots, played):>14}{_share(total.doubled, played):>14}"
+                )
+    print(f"  elapsed {time.perf_counter() - start:.0f} s")
+
+
+def _describe(config: NormalConfig | HardConfig) -> str:
+    if config.samples is not None:
+        return f"{config.samples} deals/card"
+    return f"{config.budget:g} s budget"
 
 
 if __name__ == "__main__":

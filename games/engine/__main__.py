@@ -16,7 +16,7 @@ from typing import TextIO
 
 from .cards import suit_str
 from .jsontext import dumps_indented
-from .record import EXIT_NOT_A_RECORD, replay_text
+from .record import EXIT_NOT_A_RECORD, replay_json, replay_text
 from .rulesets import RULESETS
 from .selfplay import load_bot, play_match
 from .state import GameState, RoundLog, RoundStatus
@@ -51,10 +51,15 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         # match history, a quarter of the command's time, for nothing.
         gc.disable()
         try:
-            output, status = replay_text(text)
+            if args.compact:
+                output, status = replay_text(text)
+                printed = json.dumps(output)
+            else:
+                printed, status = replay_json(text)
         finally:
             gc.enable()
-    # One write of the whole text (json.dump writes a chunk per token).
+        out.write(printed + "\n")  # one write of the whole text
+        return status
     out.write((json.dumps(output) if args.compact else dumps_indented(output)) + "\n")
     return status
 

@@ -18,7 +18,9 @@ import json
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
-from .cards import card_str
+from .cards import card_names, card_str, suit_str
+from .scoring import RoundResult
+from .state import RoundLog
 
 _PAD = tuple(" " * (2 * level) for level in range(16))  # the indentation of each depth
 
@@ -52,8 +54,16 @@ _RESULT_KEYS = (
 _PROJECTS_KEYS = ("declared", "awarded_team", "points")
 
 
+class Rendered(str):
+    """A round already written as JSON text at its depth in the output (``finished_round``):
+    ``dumps_indented`` puts it in place as it is."""
+
+    __slots__ = ()
+
+
 def dumps_indented(value: Any) -> str:
-    """``json.dumps(value, indent=2)``."""
+    """``json.dumps(value, indent=2)``, where a round of the output's ``rounds`` may be a
+    ``Rendered`` text (anything else is the plain JSON value it is)."""
     if type(value) is dict and "rounds" in value:
         return _output(value)
     return json.dumps(value, indent=2)
@@ -108,6 +118,8 @@ def _output(output: dict[str, Any]) -> str:
 
 
 def _round(round_: Any) -> str:  # at depth 2
+    if type(round_) is Rendered:
+        return round_
     if type(round_) is not dict or tuple(round_) != _ROUND_KEYS:
         return _generic(round_, 2)
     try:
@@ -242,3 +254,126 @@ def _declared(declared: Any) -> str:  # a list of {seat, kind, cards}, at depth 
             + "\n              ]\n            }"
         )
     return "[\n            " + ",\n            ".join(items) + "\n          ]"
+
+
+# --- Complete rounds straight from their logs ----------------------------------------------
+#
+# ``finished_round`` writes what ``_round(codec.finished_round_to_dict(log))`` writes without
+# making the dictionaries first: a long record is mostly complete rounds. The tests compare the
+# two on every round they replay.
+
+_CARD_LINE = tuple(f'\n            "{card_str(c)}"' for c in range(32))  # at depth 6
+_JSON = {None: "null", False: "false", True: "true"}
+
+
+def _opt(value: int | None) -> str:
+    return "null" if value is None else int.__repr__(value)
+
+
+def finished_round(log: RoundLog, *, with_sawa: bool) -> Rendered:
+    """The output of a complete (or redealt) round, as ``finished_round_to_dict`` has it."""
+    contract = log.contract
+    if contract is None:
+        contract_text = "null"
+    else:
+        trump = "null" if contract.trump is None else f'"{suit_str(contract.trump)}"'
+        contract_text = (
+            "{\n"
+            f'        "kind": "{contract.kind.value}",\n'
+            f'        "mode": "{contract.mode.value}",\n'
+            f'        "trump": {trump},\n'
+            f'        "declarer": {contract.declarer},\n'
+            f'        "recipient": {contract.recipient},\n'
+            f'        "bidding_round": {contract.bidding_round},\n'
+            f'        "multiplier": {log.multiplier},\n'
+            f'        "gahwa": {_JSON[log.gahwa]},\n'
+            f'        "locked": {_JSON[log.locked]}\n'
+            "      }"
+        )
+    if log.tricks:
+        lines = _CARD_LINE
+        tricks_text = (
+            "[\n        "
+            + ",\n        ".join(
+                [
+                    "{\n"
+                    f'          "leader": {t.leader},\n'
+                    f'          "cards": [{",".join([lines[c] for c in t.cards])}\n          ],\n'
+                    f'          "winner": {t.winner},\n'
+                    f'          "abnat": {t.abnat}\n'
+                    "        }"
+                    for t in log.tricks
+                ]
+            )
+            + "\n      ]"
+        )
+    else:
+        tricks_text = "[]"
+    return Rendered(
+        "{\n"
+        f'      "dealer": {log.dealer},\n'
+        f'      "face_up": "{card_str(log.deck[20])}",\n'
+        f'      "status": "{log.status.value}",\n'
+        f'      "contract": {contract_text},\n'
+        f'      "tricks": {tricks_text},\n'
+        f'      "result": {_result_of(log.result, with_sawa)}\n'
+        "    }"
+    )
+
+
+def _result_of(result: RoundResult, with_sawa: bool) -> str:  # at depth 3
+    if result.declared:
+        projects = [
+            "{\n"
+            f'              "seat": {seat},\n'
+            f'              "kind": "{project.kind.value}",\n'
+            '              "cards": [\n                '
+            + ",\n                ".join([f'"{name}"' for name in card_names(project.cards)])
+            + "\n              ]\n            }"
+            for seat, declared in result.declared
+            for project in declared
+        ]
+        declared_text = "[\n            " + ",\n            ".join(projects) + "\n          ]"
+    else:
+        declared_text = "[]"
+    if result.baloot:
+        baloot_text = (
+            "[\n          " + ",\n          ".join(map(str, result.baloot)) + "\n        ]"
+        )
+    else:
+        baloot_text = "[]"
+    if with_sawa:
+        sawa = result.sawa
+        sawa_text = (
+            ',\n        "sawa": null'
+            if sawa is None
+            else (
+                ',\n        "sawa": {\n'
+                f'          "seat": {sawa.seat},\n'
+                f'          "valid": {_JSON[sawa.valid]}\n'
+                "        }"
+            )
+        )
+    else:
+        sawa_text = ""
+    a, b = result.abnat
+    c, d = result.card_points
+    e, f = result.project_points
+    g, h = result.points
+    return (
+        "{\n"
+        f'        "abnat": [\n          {a},\n          {b}\n        ],\n'
+        f'        "card_points": [\n          {c},\n          {d}\n        ],\n'
+        '        "projects": {\n'
+        f'          "declared": {declared_text},\n'
+        f'          "awarded_team": {_opt(result.awarded_team)},\n'
+        f'          "points": [\n            {e},\n            {f}\n          ]\n'
+        "        },\n"
+        f'        "baloot": {baloot_text},\n'
+        f'        "kaboot": {_opt(result.kaboot)},\n'
+        f'        "bidder_team": {_opt(result.bidder_team)},\n'
+        f'        "bidder_failed": {_JSON[result.bidder_failed]},\n'
+        f'        "points": [\n          {g},\n          {h}\n        ],\n'
+        f'        "gahwa_winner": {_opt(result.gahwa_winner)}{sawa_text}\n'
+        "      }"
+    )

@@ -25,6 +25,7 @@ from .cards import Card, card_str, parse_card
 from .codec import LIVE_PHASES, action_to_dict, move_from_dict, next_to_dict, round_to_dict
 from .commitment import deck_commitment
 from .errors import MalformedMove
+from .jsontext import dumps_indented, finished_round
 from .moves import PLAYS, Bid, Call, Move
 from .replay import ReplayRefused, replay_round
 from .rulesets import RULESETS, Ruleset
@@ -42,6 +43,7 @@ __all__ = [
     "record_of",
     "record_round",
     "replay",
+    "replay_json",
     "replay_state",
     "replay_text",
     "state_from_record",
@@ -203,7 +205,7 @@ def _parse_action(data: object, ruleset: Ruleset) -> tuple[int, Move]:
 
 
 def _output(
-    rounds: list[dict[str, Any]],
+    rounds: list[Any],
     state: GameState | None,
     error: dict[str, Any] | None,
     *,
@@ -242,7 +244,22 @@ def replay_text(text: str | bytes) -> tuple[dict[str, Any], int]:
     return replay(record)
 
 
-def replay_state(record: object) -> ReplayResult:
+def replay_json(text: str | bytes) -> tuple[str, int]:
+    """``replay_text`` as the command line prints it: the output object as indented JSON
+    text (``json.dumps(output, indent=2)``, byte for byte), and the exit status. Complete
+    rounds are written straight from their logs (``jsontext.finished_round``)."""
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        error = _error("malformed", f"not JSON: {exc}", None, None)
+        return dumps_indented(_output([], None, error)), EXIT_NOT_A_RECORD
+    result = replay_state(record, rendered=True)
+    return dumps_indented(result.output), result.status
+
+
+def replay_state(record: object, *, rendered: bool = False) -> ReplayResult:
+    """The replay of ``record``; ``rendered`` leaves each complete round of the output as its
+    JSON text (``jsontext.Rendered``) instead of a dictionary, for ``replay_json``."""
     try:
         header = _parse_header(record)
     except _NotARecord as exc:
@@ -251,10 +268,10 @@ def replay_state(record: object) -> ReplayResult:
     state = new_match(
         header.ruleset, dealer=header.dealer, scores=header.scores, target=header.target
     )
-    rounds: list[dict[str, Any]] = []
+    rounds: list[Any] = []
     for index, data in enumerate(header.rounds):
         try:
-            state, error = _replay_round(state, data, index, rounds)
+            state, error = _replay_round(state, data, index, rounds, rendered)
         except _NotARecord as exc:
             malformed = _error("malformed", exc.message, exc.round_index, None)
             return ReplayResult(_output(rounds, state, malformed), EXIT_NOT_A_RECORD, state)
@@ -264,7 +281,7 @@ def replay_state(record: object) -> ReplayResult:
 
 
 def _replay_round(
-    state: GameState, data: object, index: int, rounds: list[dict[str, Any]]
+    state: GameState, data: object, index: int, rounds: list[Any], rendered: bool
 ) -> tuple[GameState, dict[str, Any] | None]:
     """Replay one round onto ``state``, appending its output to ``rounds``; return the new
     state and the error that stopped it, if any. Raises _NotARecord."""
@@ -290,7 +307,10 @@ def _replay_round(
     else:
         if malformed is not None:
             error = _error(malformed.code, malformed.message, index, len(actions))
-    rounds.append(round_to_dict(state))
+    if rendered and state.phase not in LIVE_PHASES:
+        rounds.append(finished_round(state.history[-1], with_sawa=state.ruleset.sawa))
+    else:
+        rounds.append(round_to_dict(state))
     return state, error
 
 

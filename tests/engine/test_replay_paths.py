@@ -24,7 +24,13 @@ from games.engine.codec import move_from_dict
 from games.engine.errors import EngineError, MalformedMove
 from games.engine.jsontext import dumps_indented
 from games.engine.observation import observation
-from games.engine.record import _parse_action, _parse_actions, export_match, replay_text
+from games.engine.record import (
+    _parse_action,
+    _parse_actions,
+    export_match,
+    replay_json,
+    replay_text,
+)
 from games.engine.selfplay import shuffled_deck
 from games.engine.state import (
     GameState,
@@ -89,25 +95,27 @@ def _corrupt(record: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return spoilt
 
 
-def _outputs() -> list[dict[str, Any]]:
+def _records() -> list[str]:
+    """Records as text: whole random matches, spoilt ones, unfinished ones, non-records."""
     rng = random.Random(99)
-    outputs = []
+    texts = []
     for ruleset in (GAMERULES, SAUDI):
         for seed in range(25):
             state = _random_match(seed, ruleset, target=152 if seed % 3 else 400)
             record = export_match(state, salts={0: f"s{seed}"} if seed % 4 == 0 else None)
-            outputs.append(replay_text(json.dumps(record))[0])
+            texts.append(json.dumps(record))
             for _ in range(4):
-                outputs.append(replay_text(json.dumps(_corrupt(record, rng)))[0])
+                texts.append(json.dumps(_corrupt(record, rng)))
             live = copy.deepcopy(record)
             live["rounds"][-1]["actions"] = live["rounds"][-1]["actions"][: rng.randrange(40)]
-            outputs.append(replay_text(json.dumps(live))[0])
-    outputs.append(replay_text("not json")[0])
-    outputs.append(replay_text(json.dumps({"format": "baloot-record/1", "rounds": 3}))[0])
-    return outputs
+            texts.append(json.dumps(live))
+    texts.append("not json")
+    texts.append(json.dumps({"format": "baloot-record/1", "rounds": 3}))
+    return texts
 
 
-OUTPUTS = _outputs()
+RECORDS = _records()
+OUTPUTS = [replay_text(text)[0] for text in RECORDS]
 
 
 def test_the_outputs_cover_what_the_templates_write() -> None:
@@ -123,6 +131,13 @@ def test_the_outputs_cover_what_the_templates_write() -> None:
 def test_dumps_indented_is_json_dumps_byte_for_byte(index: int) -> None:
     output = OUTPUTS[index]
     assert dumps_indented(output) == json.dumps(output, indent=2)
+
+
+@pytest.mark.parametrize("index", range(len(RECORDS)))
+def test_the_command_prints_json_dumps_of_the_replay_byte_for_byte(index: int) -> None:
+    """``replay_json`` (complete rounds written from their logs) against the plain way."""
+    output, status = replay_text(RECORDS[index])
+    assert replay_json(RECORDS[index]) == (json.dumps(output, indent=2), status)
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,10 @@
 """Fast playouts of a determinized round, scored exactly as the engine scores it.
 
-A playout does not go through ``state.apply`` (which copies a frozen dataclass per card); it
-replays R26-R28 on plain ints with the engine's own ``legal_play_mask``,
-closes tricks with the engine's ``close_trick`` and hands the final abnat and trick counts to the
-engine's ``score_state`` (R33-R43). The value of
+A playout does not go through ``state.apply`` (which makes a state per card); it replays
+R26-R28 on plain ints with the engine's own legal-card masks, closes tricks with the engine's
+``close_trick`` and hands the final abnat and trick counts to the engine's ``score_state``
+(R33-R43). Once few cards are left the rest is not rolled out but solved exactly
+(``endgame.Endgame``). The value of
 a playout is the round-score margin for one team; a Gahwa round, which decides the match, is
 worth ``GAHWA_MARGIN``.
 """
@@ -11,9 +12,10 @@ worth ``GAHWA_MARGIN``.
 from __future__ import annotations
 
 from ..cards import Card
-from ..play import close_trick, legal_play_mask
+from ..play import close_trick
 from ..state import GameState, score_state
-from .policy import bits, heuristic_card
+from .endgame import Endgame
+from .policy import heuristic_card
 
 GAHWA_MARGIN = 100.0
 # With this many cards left in all hands, search exactly instead of rolling out (3 tricks).
@@ -23,16 +25,18 @@ ENDGAME_CARDS = 12
 class Playout:
     """Playouts and the endgame search for one determinized state, valued for ``team``."""
 
-    def __init__(self, state: GameState, team: int) -> None:
+    def __init__(self, state: GameState, team: int, endgame_cards: int = ENDGAME_CARDS) -> None:
         contract = state.contract
         assert contract is not None
         self.state = state
         self.team = team
+        self.endgame_cards = endgame_cards
         self.trump = contract.trump
         self.locked = state.locked
         self.compulsory = state.ruleset.compulsory_trumping  # S5-S7 in a saudi round
         self.bidder_team = contract.bidder_team
         self._memo: dict[tuple[int, int, bool, bool], float] = {}
+        self._endgame: Endgame | None = None
 
     def margin(self, abnat: tuple[int, int], counts: tuple[int, int]) -> float:
         key = (abnat[0], abnat[1], counts[0] == 0, counts[1] == 0)
@@ -88,8 +92,14 @@ class Playout:
             leader = self._close(trick, leader, done, abnat, counts)
             trick = []
             done += 1
-        if sum(h.bit_count() for h in hands) <= ENDGAME_CARDS:
-            return self._search(hands, leader, trick, done, abnat, counts, -1e9, 1e9)
+        if sum(h.bit_count() for h in hands) <= self.endgame_cards:
+            if self._endgame is None:  # one per deal: its table serves every candidate card
+                self._endgame = Endgame(
+                    self.trump, self.locked, self.compulsory, self.team, self.margin
+                )
+            return self._endgame.value(
+                hands, leader, trick, done, (abnat[0], abnat[1]), (counts[0], counts[1])
+            )
         return self._rollout(hands, leader, trick, done, abnat, counts, played)
 
     def _close(
@@ -132,47 +142,3 @@ class Playout:
                 trick = []
                 done += 1
         return self.margin((abnat[0], abnat[1]), (counts[0], counts[1]))
-
-    def _search(
-        self,
-        hands: list[int],
-        leader: int,
-        trick: list[Card],
-        done: int,
-        abnat: list[int],
-        counts: list[int],
-        alpha: float,
-        beta: float,
-    ) -> float:
-        """Alpha-beta over the remaining cards (perfect information), margin for ``team``."""
-        if done == 8:
-            return self.margin((abnat[0], abnat[1]), (counts[0], counts[1]))
-        seat = (leader + len(trick)) % 4
-        legal = legal_play_mask(hands[seat], tuple(trick), self.trump, self.locked, self.compulsory)
-        maximizing = seat % 2 == self.team
-        best = -1e9 if maximizing else 1e9
-        hand = hands[seat]
-        for card in bits(legal):
-            hands[seat] = hand & ~(1 << card)
-            trick.append(card)
-            if len(trick) == 4:
-                next_abnat, next_counts = list(abnat), list(counts)
-                winner = self._close(trick, leader, done, next_abnat, next_counts)
-                value = self._search(
-                    hands, winner, [], done + 1, next_abnat, next_counts, alpha, beta
-                )
-            else:
-                value = self._search(hands, leader, trick, done, abnat, counts, alpha, beta)
-            trick.pop()
-            if maximizing:
-                if value > best:
-                    best = value
-                alpha = max(alpha, value)
-            else:
-                if value < best:
-                    best = value
-                beta = min(beta, value)
-            if alpha >= beta:
-                break
-        hands[seat] = hand
-        return best

@@ -25,7 +25,16 @@ from typing import Any
 import games.engine
 from games.engine import codec, observation
 from games.engine.bidding import Contract
-from games.engine.bots import BOT_LEVELS, NormalConfig, choose_move, easy, normal, random_bot
+from games.engine.bots import (
+    BOT_LEVELS,
+    HardConfig,
+    NormalConfig,
+    choose_move,
+    easy,
+    hard,
+    normal,
+    random_bot,
+)
 from games.engine.cards import Card, cards_of, parse_card
 from games.engine.observation import Observation
 from games.engine.selfplay import play_match, random_choose
@@ -34,6 +43,7 @@ from games.engine.state import GameState, Phase, to_act
 from .states import random_states
 
 CONFIG = NormalConfig(samples=6)
+HARD = HardConfig(samples=4, bid_samples=4, double_samples=4)
 REPO = Path(games.engine.__file__).resolve().parents[2]
 
 # Fields holding cards whose annotation says ``int`` rather than ``Card``.
@@ -215,6 +225,10 @@ def test_bots_take_an_observation_never_a_state() -> None:
         normal.choose,
         normal.choose_bid,
         normal.choose_play,
+        hard.choose,
+        hard.choose_bid,
+        hard.choose_double,
+        hard.choose_play,
     ]
     for function in entry_points:
         hints = typing.get_type_hints(function)
@@ -315,7 +329,7 @@ def test_every_level_decides_from_any_observation() -> None:
         seat = to_act(state)
         obs = observation(state, seat)
         for level in BOT_LEVELS:
-            if level == "normal" and i % 5:
+            if level in ("normal", "hard") and i % 5:
                 continue
-            move = choose_move(level, obs, random.Random(i), normal_config=CONFIG)
+            move = choose_move(level, obs, random.Random(i), normal_config=CONFIG, hard_config=HARD)
             assert move in obs.legal_moves or obs.projects_suggested

@@ -8,12 +8,13 @@ import pytest
 
 from games.engine import Declare, IllegalMove, apply, observation
 from games.engine.bidding import Stage
-from games.engine.bots import BOT_LEVELS, NormalConfig, choose_move
+from games.engine.bots import BOT_LEVELS, HardConfig, NormalConfig, choose_move
 from games.engine.state import GameState, Phase
 
 from .states import random_states, seat_of
 
 FAST = NormalConfig(samples=2)
+FAST_HARD = HardConfig(samples=2, bid_samples=4, double_samples=4)
 
 
 def _situation(state: GameState) -> str:
@@ -36,7 +37,7 @@ def test_bots_only_make_legal_moves(level: str) -> None:
         for state in random_states(seed, rounds, scores):
             seat = seat_of(state)
             obs = observation(state, seat)
-            move = choose_move(level, obs, rng, normal_config=FAST)
+            move = choose_move(level, obs, rng, normal_config=FAST, hard_config=FAST_HARD)
             seen.add(_situation(state))
             checked += 1
             if isinstance(move, Declare):
@@ -44,7 +45,9 @@ def test_bots_only_make_legal_moves(level: str) -> None:
                 after = apply(state, seat, move)  # raises IllegalMove if the engine refuses
                 obs_after = observation(after, seat)
                 assert not obs_after.projects_suggested
-                again = choose_move(level, obs_after, rng, normal_config=FAST)
+                again = choose_move(
+                    level, obs_after, rng, normal_config=FAST, hard_config=FAST_HARD
+                )
                 assert again in obs_after.legal_moves
             else:
                 assert move in obs.legal_moves, (level, move, obs.legal_moves)
