@@ -49,27 +49,32 @@ def is_round_two(obs: Observation) -> bool:
 
 
 def choose_bid(obs: Observation) -> Bid:
-    legal = list(obs.legal_moves)
     assert obs.face_up is not None and obs.seat is not None
-    hand = hand_mask(obs)
-    with_face = hand | 1 << obs.face_up
-    face_suit = obs.face_up >> 3
+    legal = [m for m in obs.legal_moves if isinstance(m, Bid)]
+    return rule_bid(hand_mask(obs), obs.face_up, legal, is_round_two(obs))
+
+
+def rule_bid(hand: int, face_up: int, legal: list[Bid], round_two: bool) -> Bid:
+    """The easy bot's call for a seat holding ``hand`` (its dealt cards) when ``legal`` are
+    the calls open to it; also the hard bot's model of the table in simulated auctions."""
+    with_face = hand | 1 << face_up
+    face_suit = face_up >> 3
     sun = sun_strength(with_face)
-    choose_suits = [m for m in legal if isinstance(m, Bid) and m.suit is not None]
+    choose_suits = [m for m in legal if m.suit is not None]
     if choose_suits:  # R17: the round-2 Hokum bidder names trump (or switches to Sun)
         best = max(choose_suits, key=lambda m: hokum_strength(with_face, m.suit or 0))
         assert best.suit is not None
         if sun >= SUN_BID and sun * 2 > hokum_strength(with_face, best.suit):
             return Bid(Call.SUN)
         return best
-    calls = {m.call for m in legal if isinstance(m, Bid)}
+    calls = {m.call for m in legal}
     if Call.PASS not in calls:  # R13: confirm Hokum or switch to Sun
         strong_sun = sun >= SUN_OVERCALL and sun * 2 > hokum_strength(with_face, face_suit)
         return Bid(Call.SUN) if strong_sun else Bid(Call.HOKUM)
     if Call.HOKUM in calls:  # an opening call, round 1 or 2
         if sun >= SUN_BID:
             return Bid(Call.SUN)
-        if is_round_two(obs):
+        if round_two:
             suits = [s for s in range(4) if s != face_suit]
             best_suit = max(suits, key=lambda s: hokum_strength(with_face, s))
             if _hokum_ok(with_face, best_suit):

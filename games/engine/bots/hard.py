@@ -29,14 +29,13 @@ import time
 from dataclasses import dataclass
 
 from ..bidding import Contract, Ladder, Mode
-from ..cards import Card
-from ..moves import Bid, Call, Declare, Double, DoubleCall, Move, Play
+from ..moves import Bid, Declare, Double, DoubleCall, Move, Play
 from ..observation import Observation
 from ..projects import baloot_holder, best_declaration
 from ..rulesets import GAMERULES, Ruleset
 from ..state import GameState, Phase, first_leader, playing_state
 from . import easy
-from .bidsim import _deal
+from .auction import call_values
 from .determinize import public_state, sample_hands, with_hands
 from .inference import Beliefs, beliefs_of, saudi_exclusions
 from .knowledge import Knowledge, infer
@@ -49,16 +48,17 @@ class HardConfig:
     budget: float = 1.0
     # A fixed number of deals per card decision: deterministic given the rng (tests, evals).
     samples: int | None = None
-    min_samples: int = 16
+    min_samples: int = 8
     max_samples: int = 3000
-    batch: int = 8
+    batch: int = 4
     # Deals drawn per deal kept: the pool the likely deals are chosen from.
     pool: int = 3
     # Stop once the best card leads every other by this many standard errors.
     stop_z: float = 3.0
     # Cards left in all hands at which the play-out turns into an exact search.
     endgame_cards: int = 16
-    # Deals per contract option when bidding, and per option when doubling.
+    # With ``samples`` set: deals per auction simulated when bidding. When doubling, at most
+    # this many deals per option (fewer when the budget runs out).
     bid_samples: int = 64
     double_samples: int = 64
     # A raise must gain this much (mean round-score margin) over staying put.
@@ -68,11 +68,6 @@ class HardConfig:
 
 
 DEFAULT_CONFIG = HardConfig()
-
-# A contract is bid only if its simulated margin beats passing; more so over the partner's
-# standing bid (taking it over risks our team's contract for a small gain).
-PASS_VALUE = 2.0
-PASS_VALUE_PARTNER_BID = 8.0
 
 
 def choose(
@@ -152,22 +147,6 @@ def _with_exclusions(knowledge: Knowledge, extra: tuple[int, int, int, int]) -> 
     )
 
 
-class _Clock:
-    def __init__(self, config: HardConfig) -> None:
-        self.config = config
-        self.start = time.perf_counter()
-
-    def more(self, done: int, per_batch: float) -> bool:
-        """Whether another batch fits: by count with ``samples``, else by the budget."""
-        config = self.config
-        if config.samples is not None:
-            return done < config.samples
-        if done >= config.max_samples:
-            return False
-        elapsed = time.perf_counter() - self.start
-        return done < config.min_samples or elapsed + per_batch <= config.budget
-
-
 # --- Card play ----------------------------------------------------------------------------
 
 
@@ -180,22 +159,20 @@ def choose_play(obs: Observation, rng: random.Random, config: HardConfig, rulese
     base = public_state(obs, ruleset)
     team = obs.seat % 2
     values: list[list[float]] = [[] for _ in candidates]
-    clock = _Clock(config)
+    started = time.perf_counter()
     done = 0
-    batch = config.batch if config.samples is None else min(config.batch, config.samples)
-    batch_seconds = 0.0
-    while clock.more(done, batch_seconds):
-        started = time.perf_counter()
-        size = batch if config.samples is None else min(batch, config.samples - done)
+    while not _enough(config, done, started, values):
+        # Deals are drawn from the pool a batch at a time and evaluated one at a time, so the
+        # budget is checked after each.
+        size = config.batch if config.samples is None else min(config.batch, config.samples - done)
         for hands in deals.draw(rng, size):
             state = with_hands(base, obs, deals.knowledge, hands)
             playout = Playout(state, team, config.endgame_cards)
             for i, move in enumerate(candidates):
                 values[i].append(playout.evaluate(move.card))
-        done += size
-        batch_seconds = time.perf_counter() - started
-        if config.samples is None and done >= config.min_samples and _settled(values, config):
-            break
+            done += 1
+            if config.samples is None and _out_of_time(config, done, started):
+                break
     means = [sum(v) / len(v) for v in values]
     best = max(means)
     # Ties are common (equivalent cards): prefer the rule-of-thumb card among the best.
@@ -203,6 +180,22 @@ def choose_play(obs: Observation, rng: random.Random, config: HardConfig, rulese
     if fallback in candidates and means[candidates.index(fallback)] >= best - 1e-9:
         return fallback
     return candidates[means.index(best)]
+
+
+def _out_of_time(config: HardConfig, done: int, started: float) -> bool:
+    """Whether one more deal, at the mean cost so far, would overrun the budget."""
+    if done < config.min_samples:
+        return False
+    elapsed = time.perf_counter() - started
+    return done >= config.max_samples or elapsed * (done + 1) / done > config.budget
+
+
+def _enough(config: HardConfig, done: int, started: float, values: list[list[float]]) -> bool:
+    if config.samples is not None:
+        return done >= config.samples  # a fixed number of deals: deterministic
+    if done < config.min_samples:
+        return False
+    return _out_of_time(config, done, started) or _settled(values, config)
 
 
 def _settled(values: list[list[float]], config: HardConfig) -> bool:
@@ -237,28 +230,34 @@ def choose_double(
     assert contract is not None and obs.seat is not None
     team = obs.seat % 2
     deals = _Deals(obs, ruleset, config)
-    dealt = deals.draw(rng, config.double_samples)
     if raises[0].call is DoubleCall.GAHWA:
         # R24/R43: the round decides the match. Only with a round we are very likely to take.
-        wins = 0
-        for hands in dealt:
-            state = _doubling_state(obs, contract, ruleset, hands, deals.knowledge, 4, False, True)
-            wins += Playout(state, team).value() > 0
-        return raises[0] if wins >= config.gahwa_chance * len(dealt) else stay
-    level = obs.multiplier
-    options: list[tuple[Double, int, bool]] = [(stay, level, obs.locked)]
-    for move in raises:
-        locked = _locked_after(move, contract, ruleset)
-        options.append((move, level + 1, locked))
+        options = [(raises[0], 4, False, True)]
+    else:
+        level = obs.multiplier
+        options = [(stay, level, obs.locked, False)]
+        for move in raises:
+            options.append((move, level + 1, _locked_after(move, contract, ruleset), False))
     totals = [0.0] * len(options)
-    for hands in dealt:
-        for i, (_, multiplier, locked) in enumerate(options):
-            state = _doubling_state(
-                obs, contract, ruleset, hands, deals.knowledge, multiplier, locked, False
-            )
-            totals[i] += Playout(state, team).value()
+    wins = 0
+    done = 0
+    started = time.perf_counter()
+    while done < config.double_samples:
+        for hands in deals.draw(rng, config.batch):
+            for i, (_, multiplier, locked, gahwa) in enumerate(options):
+                state = _doubling_state(
+                    obs, contract, ruleset, hands, deals.knowledge, multiplier, locked, gahwa
+                )
+                value = Playout(state, team).value()
+                totals[i] += value
+                wins += gahwa and value > 0
+            done += 1
+        if config.samples is None and _out_of_time(config, done, started):
+            break
+    if raises[0].call is DoubleCall.GAHWA:
+        return raises[0] if wins >= config.gahwa_chance * done else stay
     best = max(range(1, len(options)), key=lambda i: totals[i])
-    gain = (totals[best] - totals[0]) / len(dealt)
+    gain = (totals[best] - totals[0]) / done
     return options[best][0] if gain > config.double_margin else stay
 
 
@@ -308,102 +307,22 @@ def _doubling_state(
 
 
 def choose_bid(obs: Observation, rng: random.Random, config: HardConfig, ruleset: Ruleset) -> Bid:
-    assert obs.seat is not None and obs.face_up is not None
-    seat = obs.seat
-    hand = easy.hand_mask(obs)
-    face_suit = obs.face_up >> 3
+    """The call worth most once the auction is played on (``auction``): passing included."""
     legal = [m for m in obs.legal_moves if isinstance(m, Bid)]
-    round_two = easy.is_round_two(obs)
-    beliefs = beliefs_of(obs, ruleset)
-    # The same deals for every option: the comparison is then far less noisy.
-    seed = rng.getrandbits(64)
-
-    def value(kind: Call, trump: int | None) -> float:
-        return _contract_value(
-            obs=obs,
-            hand=hand,
-            kind=kind,
-            trump=trump,
-            bidding_round=2 if round_two else 1,
-            samples=config.bid_samples,
-            rng=random.Random(seed),
-            ruleset=ruleset,
-            beliefs=beliefs,
-        )
-
-    options: dict[Bid, float] = {}
-    for move in legal:
-        if move.call is Call.PASS:
-            continue
-        if move.call is not Call.HOKUM:
-            options[move] = value(move.call, None)
-        elif move.suit is not None:  # R17 choice
-            options[move] = value(Call.HOKUM, move.suit)
-        elif round_two:  # the suit is named later: value the best one
-            options[move] = max(value(Call.HOKUM, s) for s in range(4) if s != face_suit)
-        else:
-            options[move] = value(Call.HOKUM, face_suit)
-    best = max(options, key=lambda m: options[m])
-    if Bid(Call.PASS) not in legal:
-        return best
-    standing = next((s for s, b in reversed(obs.calls) if b.call is not Call.PASS), None)
-    threshold = PASS_VALUE_PARTNER_BID if standing == (seat + 2) % 4 else PASS_VALUE
-    return best if options[best] > threshold else Bid(Call.PASS)
-
-
-def _contract_value(
-    *,
-    obs: Observation,
-    hand: int,
-    kind: Call,
-    trump: int | None,
-    bidding_round: int,
-    samples: int,
-    rng: random.Random,
-    ruleset: Ruleset,
-    beliefs: Beliefs,
-) -> float:
-    """Mean margin for our team if our seat declares this contract at x1, over deals of the
-    26 unseen cards weighed by the calls made so far."""
-    assert obs.seat is not None and obs.face_up is not None
-    seat = obs.seat
-    face_up: Card = obs.face_up
-    mode = Mode.SUN if trump is None else Mode.HOKUM
-    recipient = (seat + 2) % 4 if kind is Call.ASHKAL else seat
-    contract = Contract(
-        kind=kind,
-        mode=mode,
-        trump=trump,
-        declarer=seat,
-        recipient=recipient,
-        bidding_round=bidding_round,
-        face_up=face_up,
+    if len(legal) == 1:
+        return legal[0]
+    values = call_values(
+        obs,
+        legal,
+        rng,
+        ruleset,
+        samples=config.bid_samples if config.samples is not None else None,
+        budget=config.budget,
     )
-    total = 0.0
-    weight_sum = 0.0
-    for _ in range(samples):
-        hands = _deal(hand, face_up, seat, recipient, rng)
-        weight = beliefs.weight((hands[0], hands[1], hands[2], hands[3]))
-        if weight <= 0:
-            continue
-        declarations = []
-        for i in range(4):
-            s = (seat + i) % 4
-            declared = best_declaration(hands[s], mode)
-            if declared:
-                declarations.append((s, declared))
-        state = playing_state(
-            ruleset=ruleset,
-            contract=contract,
-            hands=(hands[0], hands[1], hands[2], hands[3]),
-            dealer=obs.dealer,
-            scores=obs.scores,
-            declarations=tuple(declarations),
-            baloot_seat=baloot_holder(hands, trump),
-        )
-        total += weight * Playout(state, seat % 2).value()
-        weight_sum += weight
-    return total / weight_sum if weight_sum else 0.0
+    best = max(values)
+    # Equal values (the same contract reached either way, or nothing gained): the first, which
+    # is the pass where passing is open.
+    return legal[values.index(best)]
 
 
 __all__ = ["DEFAULT_CONFIG", "HardConfig", "choose"]
