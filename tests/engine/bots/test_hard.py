@@ -263,15 +263,15 @@ def test_the_budget_bounds_the_deals_searched(monkeypatch: pytest.MonkeyPatch) -
         now[0] += 0.01
         return now[0]
 
-    monkeypatch.setattr(hard.time, "perf_counter", fake_clock)
+    monkeypatch.setattr("games.engine.bots.hard.time.perf_counter", fake_clock)
     seen: list[int] = []
-    real = hard.Playout
+    real = Playout
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         seen.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(hard, "Playout", counting)
+    monkeypatch.setattr("games.engine.bots.hard.Playout", counting)
     config = HardConfig(budget=0.2, min_samples=2, stop_z=1e9)
     for state in random_states(6, 3):
         if state.phase is Phase.PLAYING and len(observation(state, seat_of(state)).legal_moves) > 2:
