@@ -40,6 +40,8 @@ class EndReason(models.TextChoices):
 class BotLevel(models.TextChoices):
     EASY = "easy"
     NORMAL = "normal"
+    # Thinks for about a second a decision (BALOOT["HARD_BOT_TIME_BUDGET"]).
+    HARD = "hard"
 
 
 class Actor(models.TextChoices):

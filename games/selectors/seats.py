@@ -18,11 +18,12 @@ from games.models import BotLevel, Match, Seat, Visibility
 from games.selectors.spectating import spectator_copy
 
 # What a bot seat is shown as, in the reader's language; the seat's ``bot`` field keeps the
-# level itself (``easy``, ``normal``) for clients. accounts.names keeps players from taking
-# a name that says bot, in either script.
+# level itself (``easy``, ``normal``, ``hard``) for clients. accounts.names keeps players from
+# taking a name that says bot, in either script.
 BOT_NAMES: dict[str, Promise] = {
     BotLevel.EASY: _("Easy bot"),
     BotLevel.NORMAL: _("Normal bot"),
+    BotLevel.HARD: _("Hard bot"),
 }
 
 

@@ -48,7 +48,7 @@ class AutomaticMove:
 
 def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str) -> engine.Move:
     """A bot's choice for ``seat``, from that seat's observation only."""
-    from games.engine.bots import NormalConfig, choose_move
+    from games.engine.bots import HardConfig, NormalConfig, choose_move
 
     obs = engine.observation(state, seat)
     # Seeded per decision so a replayed task makes the same choice; the seed is keyed with a
@@ -59,6 +59,7 @@ def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str
         obs,
         rng,
         normal_config=NormalConfig(budget=settings.BALOOT["BOT_TIME_BUDGET"]),
+        hard_config=HardConfig(budget=settings.BALOOT["HARD_BOT_TIME_BUDGET"]),
         ruleset=state.ruleset,
     )
 
