@@ -51,6 +51,11 @@ CELERY_WORKER = (PY, "-m", "celery", "-A", "baloot_site", "worker", "--loglevel=
 # Each worker hands a task only to an idle pool process (-O fair), so a short task never waits
 # behind a long one on a busy process while another process is free.
 WORKER_OPTIONS = ("-O", "fair", "--without-gossip", "--without-mingle")
+# Processes of the default queue's worker: enough that a fast bot's reply seldom waits for a
+# normal bot's search (up to BALOOT_BOT_TIME_BUDGET) to free one (README, "Load"). More
+# processes than cores cost the searches samples under load, not time: their budgets are
+# wall-clock.
+DEFAULT_WORKER_CONCURRENCY = 4
 
 COMMANDS: dict[str, list[str]] = {
     # ASGI: the HTTP API and the WebSocket streams (live/) on one port.
@@ -60,7 +65,8 @@ COMMANDS: dict[str, list[str]] = {
     ],
     "worker": [
         *CELERY_WORKER,
-        *(f"--queues={DEFAULT_QUEUE}", "--hostname=celery@%h", "--concurrency=2"),
+        *(f"--queues={DEFAULT_QUEUE}", "--hostname=celery@%h"),
+        f"--concurrency={DEFAULT_WORKER_CONCURRENCY}",
         *WORKER_OPTIONS,
     ],
     "worker-hard": [
