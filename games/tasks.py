@@ -1,7 +1,10 @@
 """Thin Celery tasks: they take ids and the version they were scheduled for, and call one
 service, which re-reads under the row lock and does nothing if the match moved on. That makes
 every task idempotent per (match, version), so ``acks_late`` redelivery after a worker crash
-can never play a move twice."""
+can never play a move twice.
+
+Two queues: every task runs on the default one but ``play_hard_bot_turn``, which has its own
+(``HARD_BOT_QUEUE``, README "Queues and workers")."""
 
 from __future__ import annotations
 
@@ -87,13 +90,14 @@ def sweep_deadlines(limit: int = 500) -> int:
     """Catch every due turn a lost task missed (worker crash, broker restart, far deadline).
 
     Reads only the indexed ``deadline`` column, then settles each due match in its own
-    transaction, so one bad match cannot hold up the rest. A due hard bot turn is not thought
-    here (the sweep runs on the default queue, every second): ``bot_turn_play`` sends it to the
-    hard bots' queue again and moves its deadline a grace ahead, so it is not sent every
-    second while that queue is busy. Only active matches hold a
-    deadline (ending a match clears it), and the services check the status again under the
-    lock; filtering on status here would lead SQLite's planner to the status index and a scan
-    of every active match instead of the partial index on due deadlines.
+    transaction, so one bad match cannot hold up the rest. Only active matches hold a deadline
+    (ending a match clears it), and the services check the status again under the lock;
+    filtering on status here would lead SQLite's planner to the status index and a scan of
+    every active match instead of the partial index on due deadlines.
+
+    A due hard bot turn is not thought here (the sweep runs on the default queue, every
+    second): ``bot_turn_play`` sends it to the hard bots' queue again and moves its deadline a
+    grace ahead, so it is not sent every second while that queue is busy.
     """
     due = list(
         Match.objects.filter(deadline__lte=clock.now())
