@@ -10,15 +10,17 @@ printing its figures (never asserted):
    three bots of that level, all at once. Per-operation latency p50/p95/p99, moves per second,
    errors, and the broker queue depths sampled while it runs (the workers' lag). Bot replies
    per level, three ways:
-   - reply: the human's ``POST /moves`` answered -> the bot's next move committed (its row's
-     ``created_at``; client and server share this machine's clock). What a client on the
-     stream waits for, with no polling in it;
+   - reply: the human's ``POST /moves`` answered -> the bot's next move committed, as a
+     watcher reading the bot tables' versions from PostgreSQL every 5 ms first sees it
+     (``--watch-ms``; one indexed query, no HTTP). What a client on the stream waits for, with
+     no polling of the API in it;
    - every bot turn: the move before committed -> the bot's move committed, for every bot
      move (also the second and third bot of a trick): the broker hop, the worker and the
      bot's thinking;
-   - seen by polling: the POST answered -> a ``GET`` with ``If-None-Match`` polled every
-     ``--poll-ms`` first answers 200 (the bot moved); it includes half a poll interval and a
-     GET, which under this load take tens of milliseconds.
+   - seen by polling: the POST answered -> a ``GET`` with ``If-None-Match`` first answers
+     200 (the bot moved), polled every ``--poll-ms`` at first and less often as the wait goes
+     on (up to 250 ms); it includes part of a poll interval and a GET, which under this load
+     take tens of milliseconds.
 2. Floor: the same clients on the framework's floor endpoint (bench/floor.py), and the ratio.
 3. Deadlines: tables whose human never moves (turn_seconds=2): how late each timeout fired.
 4. Sweep: the cost of one deadline sweep with 1,000 active matches holding future deadlines.
@@ -60,12 +62,15 @@ LEVELS = ("easy", "normal", "hard")
 # As scripts/supervise.py runs them (make run).
 QUEUES = {"default": "celery", "hard": "bots-hard"}
 HARD_WORKER_NICENESS = 10
+# A client waiting for a bot polls every --poll-ms at first, then less often, up to this.
+POLL_BACKOFF = 1.5
+POLL_MAX_SECONDS = 0.25
 
 
 @dataclass
 class Replies:
     """The human moves that handed the turn to a bot: (match, the version the move made, the
-    wall-clock time its POST was answered), by level; and the client-seen reply times."""
+    ``perf_counter`` time its POST was answered), by level; and the client-seen reply times."""
 
     asked: dict[str, list[tuple[int, int, float]]] = field(
         default_factory=lambda: defaultdict(list)
@@ -126,12 +131,15 @@ def _play_against_bots(
         committed = time.perf_counter()
         if after["round"]["to_act"] == 0 or after["status"] != "active":
             continue  # the human leads again: no bot reply to time
-        replies.ask(level, match_id, after["version"], time.time())
+        replies.ask(level, match_id, after["version"], committed)
         # Wait for the bot as a polling client should: If-None-Match with the ETag of the
-        # answer, so an unchanged match costs a 304 rather than a rendered view.
+        # answer, so an unchanged match costs a 304 rather than a rendered view, and less often
+        # the longer the wait (a hard bot's few seconds would otherwise be hundreds of polls).
         etag = client.etag or ""
+        wait = poll
         while time.perf_counter() < until + 5:
-            time.sleep(poll)
+            time.sleep(wait)
+            wait = min(wait * POLL_BACKOFF, POLL_MAX_SECONDS)
             status, _, _ = client.call("GET", url, headers={"If-None-Match": etag})
             if status == 200:
                 replies.saw(level, time.perf_counter() - committed)
@@ -199,6 +207,37 @@ def _print_levels(title: str, by_level: dict[str, list[float]]) -> None:
             )
 
 
+@dataclass
+class Watcher:
+    """Reads the versions of some matches from the database every ``every`` seconds and notes
+    when each new version was first seen committed (``perf_counter``)."""
+
+    url: str
+    match_ids: list[int]
+    every: float
+    seen: dict[int, list[tuple[int, float]]] = field(default_factory=lambda: defaultdict(list))
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    def run(self) -> None:
+        import psycopg
+
+        last: dict[int, int] = {}
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            query = "SELECT id, version FROM games_match WHERE id = ANY(%s)"
+            while not self.stop.is_set():
+                rows = conn.execute(query, (self.match_ids,)).fetchall()
+                now = time.perf_counter()
+                for match_id, version in rows:
+                    if version != last.get(match_id):
+                        last[match_id] = version
+                        self.seen[match_id].append((version, now))
+                time.sleep(self.every)
+
+    def first_after(self, match_id: int, version: int) -> float | None:
+        """When the match was first seen past ``version``."""
+        return next((at for v, at in self.seen[match_id] if v > version), None)
+
+
 def _move_times(
     env: dict[str, str], match_ids: list[int]
 ) -> dict[int, dict[int, tuple[str, float]]]:
@@ -222,15 +261,17 @@ def _bot_latencies(
     moves: dict[int, dict[int, tuple[str, float]]],
     tables: dict[int, str],
     replies: Replies,
+    watcher: Watcher,
 ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """Per level: the replies (POST answered -> the bot's next move), and every bot turn (the
-    move before -> the bot's move), both in seconds."""
+    """Per level: the replies (POST answered -> the bot's move seen committed), and every bot
+    turn (the move before -> the bot's move, by their rows), both in seconds."""
     reply: dict[str, list[float]] = defaultdict(list)
     for level, asked in replies.asked.items():
         for match_id, version, answered in asked:
             played = moves[match_id].get(version + 1)
-            if played is not None and played[0] == "bot":
-                reply[level].append(max(0.0, played[1] - answered))
+            seen = watcher.first_after(match_id, version)
+            if played is not None and played[0] == "bot" and seen is not None:
+                reply[level].append(max(0.0, seen - answered))
     turns: dict[str, list[float]] = defaultdict(list)
     for match_id, level in tables.items():
         log = moves[match_id]
@@ -305,6 +346,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument(
         "--poll-ms", type=float, default=20.0, help="how often a human waiting for a bot polls"
+    )
+    parser.add_argument(
+        "--watch-ms", type=float, default=5.0, help="how often the commit watcher reads"
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument(
@@ -384,6 +428,13 @@ def main() -> None:
         stop = threading.Event()
         sampler = threading.Thread(target=_sample_queues, args=(stop, depths))
         sampler.start()
+        watcher = Watcher(
+            env["DATABASE_URL"].replace("postgres://", "postgresql://"),
+            [mid for mid, _, _ in bots],
+            args.watch_ms / 1000,
+        )
+        watching = threading.Thread(target=watcher.run)
+        watching.start()
         started_at = time.time()
         until = time.perf_counter() + args.seconds
         jobs: list[tuple[Any, tuple[Any, ...]]] = [
@@ -404,6 +455,8 @@ def main() -> None:
         wall = time.perf_counter() - start
         stop.set()
         sampler.join()
+        watcher.stop.set()
+        watching.join()
         moves = _move_times(env, [mid for mid, _, _ in bots])
 
         # Like for like: the human tables alone (the bots idle, their human not moving), then
@@ -438,7 +491,7 @@ def main() -> None:
     in_play = {
         mid: {v: m for v, m in log.items() if m[1] >= started_at} for mid, log in moves.items()
     }
-    reply, turns = _bot_latencies(in_play, {mid: level for mid, _, level in bots}, replies)
+    reply, turns = _bot_latencies(in_play, {mid: level for mid, _, level in bots}, replies, watcher)
     posts = len(game.samples["POST /moves"])
     tables = ", ".join(f"{n} {level}" for level, n in per_level.items())
     print(
@@ -457,10 +510,15 @@ def main() -> None:
             f"  {name} queue depth while playing: mean {sum(values) / len(values):.2f}, "
             f"max {max(values)} ({len(values)} samples)"
         )
-    _print_levels("Bot reply: the human's POST answered -> the bot's move committed", reply)
+    _print_levels(
+        f"Bot reply: the human's POST answered -> the bot's move committed (seen by a "
+        f"{args.watch_ms:g} ms database watcher)",
+        reply,
+    )
     _print_levels("Every bot turn: the move before committed -> the bot's move committed", turns)
     _print_levels(
-        f"Bot reply seen by polling (If-None-Match every {args.poll_ms:.0f} ms; includes a GET)",
+        f"Bot reply seen by polling (If-None-Match from every {args.poll_ms:.0f} ms, backing off;"
+        " includes a GET)",
         replies.seen,
     )
     _print_table("Floor phase", [(op, v, floor_wall) for op, v in floor.samples.items()])
