@@ -76,7 +76,8 @@ bench: $(STAMP)
 bench-sawa: $(STAMP)
 	$(PY) -m bench.sawa
 
-# gunicorn + Celery worker + beat against PostgreSQL and Redis on this machine (loopback).
+# gunicorn + the Celery workers of both queues + beat against PostgreSQL and Redis on this machine
+# (loopback); bot replies per level (bench/load.py).
 bench-load: $(STAMP)
 	$(PY) -m bench.load
 

@@ -12,12 +12,17 @@ grace deadline for bot turns), and the periodic sweep plays whatever a lost task
 lost task delays a game by a few seconds and never stalls it. Redis (``CELERY_BROKER_URL``)
 redelivers instead, with ``acks_late``.
 
-Two adjustments to kombu's transport, both small:
+Three adjustments to kombu's transport, all small:
 - kombu passes every transport option to ``create_engine``, so ``polling_interval`` (the
   transport's own option, which must be short or every bot move waits a second) would make
   ``create_engine`` fail; the engine here is built from the URL alone, with a busy timeout and
-  WAL (so the web process publishing and the worker polling do not block each other's reads).
+  WAL (so the web process publishing and the workers polling do not block each other's reads).
 - Delivered rows are kept by kombu forever (``visible = False``); they are deleted in batches.
+- A queue is a row, made by whichever process names it first. There are two queues (the
+  default one and the hard bots', ``CELERY_TASK_ROUTES``) and ``make run`` starts a worker for
+  each and beat at once, each naming its queues; kombu guards the check-then-insert with a
+  lock of its own process only, so a second process could fail on the unique name. Here it
+  reads the row the other process made.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import Any
 from kombu.transport import sqlalchemy as kombu_sqla
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 # How often (in fetched messages) delivered rows are deleted.
 FORGET_DELIVERED_EVERY = 500
@@ -52,6 +58,14 @@ class Channel(kombu_sqla.Channel):
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
         return engine
+
+    def _get_or_create(self, queue: str) -> Any:
+        try:
+            return super()._get_or_create(queue)  # type: ignore[misc]  # not in the stubs
+        except IntegrityError:
+            # Another process made the queue's row between kombu's look and its insert.
+            self.session.rollback()
+            return self.session.query(self.queue_cls).filter(self.queue_cls.name == queue).one()
 
     def _get(self, queue: str, timeout: float | None = None) -> Any:
         payload = super()._get(queue)  # raises Empty when there is nothing to fetch

@@ -378,6 +378,8 @@ BALOOT = {
     # /healthz answers 503 when no deadline sweep has completed for this many seconds.
     "HEALTH_SWEEP_MAX_AGE": env.float("BALOOT_HEALTH_SWEEP_MAX_AGE", default=10.0),
     "BOT_TIME_BUDGET": env.float("BALOOT_BOT_TIME_BUDGET", default=0.15),
+    # The hard bot's thinking time per decision, in seconds; its turns run on their own queue.
+    "HARD_BOT_TIME_BUDGET": env.float("BALOOT_HARD_BOT_TIME_BUDGET", default=1.0),
 }
 
 # --- Live delivery (live/) ---------------------------------------------------------------
@@ -443,6 +445,11 @@ if CELERY_BROKER_URL.startswith("sqlite:"):
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"polling_interval": 0.05}
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Two queues. Celery's default takes the fast bots' turns, deadlines, the sweep and every other
+# task; the hard bot's turns, which think for a second, go to one of their own with workers of
+# their own (games/tasks.py, HARD_BOT_QUEUE), so they never make those wait.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {"games.tasks.play_hard_bot_turn": {"queue": "bots-hard"}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -40,6 +40,9 @@ class EndReason(models.TextChoices):
 class BotLevel(models.TextChoices):
     EASY = "easy"
     NORMAL = "normal"
+    # Thinks for about a second a decision (BALOOT["HARD_BOT_TIME_BUDGET"]), so its turns run
+    # on a Celery queue of their own (games.tasks.HARD_BOT_QUEUE).
+    HARD = "hard"
 
 
 class Actor(models.TextChoices):
@@ -74,6 +77,10 @@ class Match(models.Model):
     # which the sweep re-enqueues a lost bot task. Clients see it only for human turns.
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # A hard bot's worker thinking on the current version holds the turn until then (a lease
+    # taken before a second-long search, so a duplicate task does not search it again at the
+    # same time); null when nobody holds it. Every version bump clears it.
+    thinking_until = models.DateTimeField(null=True, blank=True, editable=False)
     # The engine's versioned snapshot (``engine.state_to_snapshot``: compact UTF-8 JSON with
     # its format and version). A binary column holds exactly the bytes the engine wrote on
     # SQLite and PostgreSQL alike, and the pickles it held before (migration 0010) were

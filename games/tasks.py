@@ -1,15 +1,20 @@
 """Thin Celery tasks: they take ids and the version they were scheduled for, and call one
 service, which re-reads under the row lock and does nothing if the match moved on. That makes
 every task idempotent per (match, version), so ``acks_late`` redelivery after a worker crash
-can never play a move twice."""
+can never play a move twice.
+
+Two queues: every task runs on the default one but ``play_hard_bot_turn``, which has its own
+(``HARD_BOT_QUEUE``, README "Queues and workers")."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from celery import Task, shared_task
+from django.conf import settings
 from django.db import DatabaseError
 
 from core import clock
@@ -22,26 +27,59 @@ log = logging.getLogger(__name__)
 # The name the sweep records its completions under; /healthz reads it.
 SWEEP_HEARTBEAT = "sweep"
 
+TurnTask = Task[[int, int], bool]
 
-def _turn_task(fun: Callable[[int, int], bool]) -> Task[[int, int], bool]:
+
+def _turn_task(**options: Any) -> Callable[[Callable[[int, int], bool]], TurnTask]:
     """A turn task is safe to redeliver (it re-reads under the lock and checks the version),
     so it is acknowledged only once done, and retried on a passing database error."""
-    return shared_task(
-        acks_late=True,
-        reject_on_worker_lost=True,
-        autoretry_for=(DatabaseError,),
-        retry_backoff=True,
-        max_retries=5,
-    )(fun)
+
+    def make(fun: Callable[[int, int], bool]) -> TurnTask:
+        return shared_task(
+            acks_late=True,
+            reject_on_worker_lost=True,
+            autoretry_for=(DatabaseError,),
+            retry_backoff=True,
+            max_retries=5,
+            **options,
+        )(fun)
+
+    return make
 
 
-@_turn_task
+@_turn_task()
 def play_bot_turn(match_id: int, version: int) -> bool:
-    """Play the bot seat whose turn it was at ``version``; a no-op if the match moved on."""
+    """Play the bot seat whose turn it was at ``version``; a no-op if the match moved on. A
+    hard bot's turn is handed to ``play_hard_bot_turn`` instead of being thought here."""
     return services.bot_turn_play(match_id=match_id, expected_version=version)
 
 
-@_turn_task
+# The hard bot's turn, routed to its own queue (CELERY_TASK_ROUTES). Its time limits are
+# everyone's plus its thinking budget, so that a longer budget is never cut short by limits set
+# for tasks of milliseconds.
+_HARD_BUDGET = settings.BALOOT["HARD_BOT_TIME_BUDGET"]
+
+
+@_turn_task(
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT + _HARD_BUDGET,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT + _HARD_BUDGET,
+)
+def play_hard_bot_turn(match_id: int, version: int) -> bool:
+    """Play the hard bot seat whose turn it was at ``version``; a no-op if the match moved on
+    or another worker is already thinking on that turn."""
+    return services.hard_bot_turn_play(match_id=match_id, expected_version=version)
+
+
+# Celery's default queue: the fast bots' turns, deadlines, the sweep and every other task.
+DEFAULT_QUEUE: str = settings.CELERY_TASK_DEFAULT_QUEUE
+# The hard bot's turns, and only them, consumed by workers of their own
+# (`celery worker -Q bots-hard`: scripts/supervise.py, docker/compose.yaml). A hard bot thinks
+# for a second; on the default queue each of its turns would hold a worker process that a fast
+# bot's reply, an expired deadline or the sweep is waiting for.
+HARD_BOT_QUEUE: str = settings.CELERY_TASK_ROUTES[play_hard_bot_turn.name]["queue"]
+
+
+@_turn_task()
 def expire_turn(match_id: int, version: int) -> bool:
     """The human turn at ``version`` ran out of time; a no-op if it was played."""
     return services.turn_expire(match_id=match_id, expected_version=version)
@@ -52,10 +90,14 @@ def sweep_deadlines(limit: int = 500) -> int:
     """Catch every due turn a lost task missed (worker crash, broker restart, far deadline).
 
     Reads only the indexed ``deadline`` column, then settles each due match in its own
-    transaction, so one bad match cannot hold up the rest. Only active matches hold a
-    deadline (ending a match clears it), and the services check the status again under the
-    lock; filtering on status here would lead SQLite's planner to the status index and a scan
-    of every active match instead of the partial index on due deadlines.
+    transaction, so one bad match cannot hold up the rest. Only active matches hold a deadline
+    (ending a match clears it), and the services check the status again under the lock;
+    filtering on status here would lead SQLite's planner to the status index and a scan of
+    every active match instead of the partial index on due deadlines.
+
+    A due hard bot turn is not thought here (the sweep runs on the default queue, every
+    second): ``bot_turn_play`` sends it to the hard bots' queue again and moves its deadline a
+    grace ahead, so it is not sent every second while that queue is busy.
     """
     due = list(
         Match.objects.filter(deadline__lte=clock.now())
@@ -93,6 +135,8 @@ def enqueue_follow_up(
     this after commit and logs, rather than raises, a broker failure)."""
     if follow_up is FollowUp.BOT:
         play_bot_turn.delay(match_id, version)
+    elif follow_up is FollowUp.HARD_BOT:
+        play_hard_bot_turn.delay(match_id, version)
     elif eta is not None and (eta - clock.now()).total_seconds() <= COUNTDOWN_MAX_SECONDS:
         expire_turn.apply_async((match_id, version), eta=eta)
 

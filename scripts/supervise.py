@@ -1,12 +1,14 @@
-"""`make run`: the API, a Celery worker and Celery beat, kept running together.
+"""`make run`: the API, the Celery workers and Celery beat, kept running together.
 
     .venv/bin/python scripts/supervise.py
 
-Migrates, then starts the three processes on the embedded defaults (or whatever DATABASE_URL /
-CELERY_BROKER_URL say) and watches them. A process that dies (a crash, an OOM kill, a
-``kill -9``) is started again after a short, growing pause, with a log line; the others carry
-on, so the API never goes down because the worker did. Ctrl-C or SIGTERM stops all three:
-each gets SIGTERM, and whatever is still running after ``STOP_GRACE_SECONDS`` is killed.
+Migrates, then starts the four processes on the embedded defaults (or whatever DATABASE_URL /
+CELERY_BROKER_URL say) and watches them: the API, the worker of the default queue (the fast
+bots, deadlines, the sweep, push), the worker of the hard bots' queue, and beat. A process that
+dies (a crash, an OOM kill, a ``kill -9``) is started again after a short, growing pause, with
+a log line; the others carry on, so the API never goes down because a worker did. Ctrl-C or
+SIGTERM stops them all: each gets SIGTERM, and whatever is still running after
+``STOP_GRACE_SECONDS`` is killed.
 
 Each child runs in its own session, so a Ctrl-C in the terminal reaches only this supervisor,
 which then stops the children in order; a worker's pool processes never get the signal
@@ -21,6 +23,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +39,24 @@ RESTART_FIRST_PAUSE = 1.0
 RESTART_MAX_PAUSE = 30.0
 STABLE_AFTER_SECONDS = 60.0
 
+# The queues (baloot_site/settings.py, CELERY_TASK_ROUTES; games/tasks.py says why two).
+DEFAULT_QUEUE = "celery"
+HARD_BOT_QUEUE = "bots-hard"
+# The hard bots' worker thinks for a second at a time; at a lower CPU priority, on a machine
+# whose cores it shares with the API and the default worker, a hard bot thinks with whatever
+# they leave (its budget is wall-clock, so it thinks less deeply rather than longer) instead of
+# slowing the fast bots' replies and the API.
+HARD_WORKER_NICENESS = 10
+CELERY_WORKER = (PY, "-m", "celery", "-A", "baloot_site", "worker", "--loglevel=INFO")
+# Each worker hands a task only to an idle pool process (-O fair), so a short task never waits
+# behind a long one on a busy process while another process is free.
+WORKER_OPTIONS = ("-O", "fair", "--without-gossip", "--without-mingle")
+# Processes of the default queue's worker: enough that a fast bot's reply seldom waits for a
+# normal bot's search (up to BALOOT_BOT_TIME_BUDGET) to free one (README, "Load"). More
+# processes than cores cost the searches samples under load, not time: their budgets are
+# wall-clock.
+DEFAULT_WORKER_CONCURRENCY = 4
+
 COMMANDS: dict[str, list[str]] = {
     # ASGI: the HTTP API and the WebSocket streams (live/) on one port.
     "api": [
@@ -43,21 +64,38 @@ COMMANDS: dict[str, list[str]] = {
         *("--lifespan", "off", "--ws", "websockets-sansio", "--no-access-log"),
     ],
     "worker": [
-        *(PY, "-m", "celery", "-A", "baloot_site", "worker", "--loglevel=INFO"),
-        *("--concurrency=2", "--without-gossip", "--without-mingle"),
+        *CELERY_WORKER,
+        *(f"--queues={DEFAULT_QUEUE}", "--hostname=celery@%h"),
+        f"--concurrency={DEFAULT_WORKER_CONCURRENCY}",
+        *WORKER_OPTIONS,
+    ],
+    "worker-hard": [
+        *CELERY_WORKER,
+        *(f"--queues={HARD_BOT_QUEUE}", "--hostname=hard@%h", "--concurrency=1"),
+        *WORKER_OPTIONS,
     ],
     "beat": [PY, "-m", "celery", "-A", "baloot_site", "beat", "--loglevel=INFO"],
 }
+NICENESS = {"worker-hard": HARD_WORKER_NICENESS}
 
 
 def say(message: str) -> None:
     print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} supervisor: {message}", flush=True)
 
 
+def _lower_priority(niceness: int) -> Callable[[], None]:
+    # Runs in the child before it execs the command (this process has no other threads).
+    def apply() -> None:
+        os.nice(niceness)
+
+    return apply
+
+
 @dataclass
 class Child:
     name: str
     command: list[str]
+    niceness: int = 0
     proc: subprocess.Popen[bytes] | None = None
     started_at: float = 0.0
     pause: float = RESTART_FIRST_PAUSE
@@ -65,7 +103,12 @@ class Child:
     restarts: int = field(default=0)
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(self.command, cwd=ROOT, start_new_session=True)
+        self.proc = subprocess.Popen(
+            self.command,
+            cwd=ROOT,
+            start_new_session=True,
+            preexec_fn=_lower_priority(self.niceness) if self.niceness else None,
+        )
         self.started_at = time.monotonic()
         self.restart_at = None
         say(f"{self.name} started (pid {self.proc.pid})")
@@ -100,7 +143,7 @@ class Child:
 
 def main() -> int:
     subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, check=True)
-    children = [Child(name, command) for name, command in COMMANDS.items()]
+    children = [Child(name, command, NICENESS.get(name, 0)) for name, command in COMMANDS.items()]
     stopping: list[int] = []
 
     def stop(signum: int, _frame: object) -> None:
@@ -128,7 +171,7 @@ def main() -> int:
             child.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             say(f"{child.name} did not stop within {STOP_GRACE_SECONDS:.0f} s; killing it")
-        # The worker's pool processes and anything else left in the child's session.
+        # A worker's pool processes and anything else left in the child's session.
         child.kill_group()
     say("stopped")
     return 0

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from tests.support.clock import FakeClock
 from tests.support.players import Player, create_match, player_register
-from tests.support.tasks import BOT, DEADLINE, Queued, TaskRecorder
+from tests.support.tasks import BOT, DEADLINE, HARD_BOT, Queued, TaskRecorder
 from tests.support.workers import WorkerProcess, worker_start
 
 
@@ -97,11 +97,13 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
 
 @pytest.fixture
 def task_recorder(monkeypatch: pytest.MonkeyPatch) -> TaskRecorder:
-    """Records the turn tasks enqueued (bot move, deadline) instead of sending them."""
+    """Records the turn tasks enqueued (bot move, hard bot move, deadline) instead of sending
+    them."""
     from games import tasks
 
     recorder = TaskRecorder()
     monkeypatch.setattr(tasks.play_bot_turn, "apply_async", recorder.apply_async_for(BOT))
+    monkeypatch.setattr(tasks.play_hard_bot_turn, "apply_async", recorder.apply_async_for(HARD_BOT))
     monkeypatch.setattr(tasks.expire_turn, "apply_async", recorder.apply_async_for(DEADLINE))
     return recorder
 

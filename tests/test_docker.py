@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import runpy
 import shlex
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKER = ROOT / "docker"
-APP_SERVICES = {"web", "worker", "beat", "migrate"}
-LONG_RUNNING = {"postgres", "redis", "web", "worker", "beat"}
+APP_SERVICES = {"web", "worker", "worker-hard", "beat", "migrate"}
+LONG_RUNNING = {"postgres", "redis", "web", "worker", "worker-hard", "beat"}
+WORKERS = ("worker", "worker-hard")
 
 
 @pytest.fixture(scope="module")
@@ -48,10 +50,11 @@ def test_every_service_exists_and_the_long_running_ones_have_health_checks(
     assert "pg_isready" in _healthcheck_text(services["postgres"])
     assert "redis-cli ping" in _healthcheck_text(services["redis"])
     assert "/healthz" in _healthcheck_text(services["web"])
-    assert "inspect ping" in _healthcheck_text(services["worker"])
+    for name in WORKERS:
+        assert "inspect ping" in _healthcheck_text(services[name])
     # The one-off migration runs to completion before anything that uses the schema.
     assert services["migrate"]["restart"] == "no"
-    for name in ("web", "worker", "beat"):
+    for name in ("web", *WORKERS, "beat"):
         deps = services[name]["depends_on"]
         assert deps["migrate"]["condition"] == "service_completed_successfully", name
         assert deps["postgres"]["condition"] == "service_healthy", name
@@ -92,7 +95,9 @@ def test_web_runs_gunicorn_on_the_real_asgi_application(compose: dict[str, Any])
     assert callable(getattr(importlib.import_module(worker_module), worker_name))
 
 
-@pytest.mark.parametrize(("service", "role"), [("worker", "worker"), ("beat", "beat")])
+@pytest.mark.parametrize(
+    ("service", "role"), [("worker", "worker"), ("worker-hard", "worker"), ("beat", "beat")]
+)
 def test_celery_services_name_the_real_app(
     compose: dict[str, Any], service: str, role: str
 ) -> None:
@@ -111,6 +116,46 @@ def test_celery_services_name_the_real_app(
 
         scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
         assert tasks.sweep_deadlines.name in scheduled
+
+
+def _option(command: list[str], name: str) -> str:
+    (value,) = [arg.partition("=")[2] for arg in command if arg.startswith(f"{name}=")]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("service", "queue", "node"),
+    [("worker", "DEFAULT_QUEUE", "celery"), ("worker-hard", "HARD_BOT_QUEUE", "hard")],
+)
+def test_each_worker_consumes_its_own_queue_and_its_health_check_pings_it(
+    compose: dict[str, Any], service: str, queue: str, node: str
+) -> None:
+    """The hard bots' turns are routed to a queue of their own (CELERY_TASK_ROUTES): the
+    default worker must not take them, and the hard worker must take nothing else."""
+    from games import tasks
+
+    command = _command(compose["services"][service])
+    assert _option(command, "--queues") == getattr(tasks, queue)
+    assert _option(command, "--hostname") == f"{node}@%h"
+    assert f"-d {node}@$$HOSTNAME" in _healthcheck_text(compose["services"][service])
+    assert command[command.index("-O") + 1] == "fair"
+    assert "BALOOT_HARD_BOT_TIME_BUDGET" in compose["services"][service]["environment"]
+
+
+def test_make_run_supervises_a_worker_for_each_queue() -> None:
+    """scripts/supervise.py (make run) starts, and restarts, one worker per queue."""
+    from games import tasks
+
+    # Its globals, as a script (it is not a package module; its main() does not run).
+    supervise = runpy.run_path(str(ROOT / "scripts" / "supervise.py"))
+    queues = {
+        name: _option(command, "--queues")
+        for name, command in supervise["COMMANDS"].items()
+        if "worker" in command
+    }
+    assert queues == {"worker": tasks.DEFAULT_QUEUE, "worker-hard": tasks.HARD_BOT_QUEUE}
+    assert supervise["NICENESS"] == {"worker-hard": supervise["HARD_WORKER_NICENESS"]}
+    assert supervise["HARD_WORKER_NICENESS"] > 0
 
 
 def test_migrate_runs_django_migrate(compose: dict[str, Any]) -> None:

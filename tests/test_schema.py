@@ -94,6 +94,19 @@ def test_enums_are_named_components(schema: dict) -> None:
     assert "must_follow_suit" in components["ErrorCodeEnum"]["enum"]
 
 
+def test_every_bot_level_is_in_the_schema_wherever_a_level_is_named(schema: dict) -> None:
+    components = schema["components"]["schemas"]
+    assert components["BotLevelEnum"]["enum"] == ["easy", "normal", "hard"]
+    level = {"$ref": "#/components/schemas/BotLevelEnum"}
+    assert components["BotSeats"]["properties"] == dict.fromkeys(("1", "2", "3"), level)
+    assert components["BotAddRequest"]["properties"]["level"]["allOf"] == [level]
+    assert level in components["SeatView"]["properties"]["bot"]["oneOf"]
+    examples = schema["paths"]["/api/v1/matches"]["post"]["requestBody"]["content"][
+        "application/json"
+    ]["examples"]
+    assert any("hard" in example["value"].get("bots", {}).values() for example in examples.values())
+
+
 def test_swagger_ui_and_redoc_are_served(client: Client) -> None:
     assert client.get("/api/docs/").status_code == 200
     assert client.get("/api/redoc/").status_code == 200

@@ -25,6 +25,11 @@ MATCH_CREATE_REQUESTS = [
         "Starts at once: the creator and three bots",
     ),
     _request(
+        "Against hard bots",
+        {"bots": {"1": "hard", "2": "easy", "3": "hard"}},
+        "Two hard opponents (each thinks about a second a move) and an easy partner",
+    ),
+    _request(
         "Public live table",
         {"ruleset": "gamerules", "target": 152, "turn_seconds": 30, "visibility": "public"},
         "Listed in the lobby, 30 seconds per move",

@@ -64,7 +64,12 @@ class MatchBotsView(_TableView):
                 "A normal bot in seat 2",
                 value={"seat": 2, "level": "normal"},
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "A hard bot in seat 3",
+                value={"seat": 3, "level": "hard"},
+                request_only=True,
+            ),
         ],
         responses={
             200: OpenApiResponse(

@@ -18,17 +18,27 @@ from games.models import BotLevel, Match, Seat, Visibility
 from games.selectors.spectating import spectator_copy
 
 # What a bot seat is shown as, in the reader's language; the seat's ``bot`` field keeps the
-# level itself (``easy``, ``normal``) for clients. accounts.names keeps players from taking
-# a name that says bot, in either script.
+# level itself (``easy``, ``normal``, ``hard``) for clients. accounts.names keeps players from
+# taking a name that says bot, in either script.
 BOT_NAMES: dict[str, Promise] = {
     BotLevel.EASY: _("Easy bot"),
     BotLevel.NORMAL: _("Normal bot"),
+    BotLevel.HARD: _("Hard bot"),
 }
+
+# The bot that plays a human seat gone away (api.md "Away seats"), or a seat left empty.
+AWAY_BOT_LEVEL = BotLevel.EASY
 
 
 def is_automatic(seat: Seat) -> bool:
     """Is this seat's turn played by a bot at once (a bot seat, or a human seat gone away)?"""
     return bool(seat.bot) or seat.user_id is None or seat.away
+
+
+def playing_level(seat: Seat) -> str:
+    """The level of the bot that plays an automatic seat's turns: its own bot's, or the away
+    bot's for a human seat gone away."""
+    return seat.bot or AWAY_BOT_LEVEL
 
 
 def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:

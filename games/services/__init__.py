@@ -44,6 +44,7 @@ from games.services.state import match_finish, state_store, version_bump
 from games.services.turns import (
     automatic_move_decide,
     bot_turn_play,
+    hard_bot_turn_play,
     heartbeat_record,
     turn_expire,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "FollowUp",
     "automatic_move_decide",
     "bot_turn_play",
+    "hard_bot_turn_play",
     "heartbeat_record",
     "match_bot_add",
     "match_bot_remove",

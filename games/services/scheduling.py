@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import StrEnum
 
+from django.conf import settings
 from django.db import transaction
 
 log = logging.getLogger(__name__)
@@ -26,7 +27,19 @@ BOT_GRACE_SECONDS = 3
 
 class FollowUp(StrEnum):
     BOT = "bot"
+    # A hard bot's move: on a queue of its own, so its second of thinking never waits in front
+    # of the fast bots, the deadlines and the sweep (games.tasks.HARD_BOT_QUEUE).
+    HARD_BOT = "hard_bot"
     DEADLINE = "deadline"
+
+
+def bot_grace_seconds(follow_up: FollowUp) -> float:
+    """How long a bot turn may stay unplayed before the sweep picks it up again. A hard bot
+    gets its thinking budget on top, so that a think that starts at once has the same slack as
+    a fast bot's and the sweep does not send a second task for a turn still being thought."""
+    if follow_up is FollowUp.HARD_BOT:
+        return BOT_GRACE_SECONDS + settings.BALOOT["HARD_BOT_TIME_BUDGET"]
+    return BOT_GRACE_SECONDS
 
 
 Scheduler = Callable[[int, int, FollowUp, datetime | None], None]

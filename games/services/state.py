@@ -18,9 +18,9 @@ from games import engine
 from games.dealing import deck_names, new_salt, shuffled_deck
 from games.engine.codec import contract_to_dict, result_to_dict
 from games.events import MatchFinished, MatchStarted, TurnBegan, VersionCommitted
-from games.models import Match, MatchStatus, Round, RoundStatus
-from games.selectors.seats import is_automatic
-from games.services.scheduling import BOT_GRACE_SECONDS, FollowUp, schedule_on_commit
+from games.models import BotLevel, Match, MatchStatus, Round, RoundStatus
+from games.selectors.seats import is_automatic, playing_level
+from games.services.scheduling import FollowUp, bot_grace_seconds, schedule_on_commit
 
 
 def match_start(match: Match, *, dealer: int | None = None) -> None:
@@ -80,6 +80,9 @@ def _contract_json(finished: engine.RoundLog) -> dict[str, Any] | None:
 
 def version_bump(match: Match, follow_up: FollowUp | None = None) -> None:
     match.version += 1
+    # A hard bot's lease holds one version's turn; whatever the new version's turn is, nobody
+    # is thinking on it yet.
+    match.thinking_until = None
     match.save()
     if follow_up is not None:
         schedule_on_commit(match.pk, match.version, follow_up, match.deadline)
@@ -96,8 +99,9 @@ def state_store(match: Match, state: engine.GameState) -> None:
         seat = match.seat_at(match.to_act)
         now = clock.now()  # the turn rules' clock (core.clock), which tests can set
         if is_automatic(seat):
-            match.deadline = now + timedelta(seconds=BOT_GRACE_SECONDS)
-            follow_up = FollowUp.BOT
+            hard = playing_level(seat) == BotLevel.HARD
+            follow_up = FollowUp.HARD_BOT if hard else FollowUp.BOT
+            match.deadline = now + timedelta(seconds=bot_grace_seconds(follow_up))
         else:
             match.deadline = now + timedelta(seconds=match.turn_seconds)
             follow_up = FollowUp.DEADLINE

@@ -6,21 +6,28 @@ the match and changes nothing if it moved on, so a duplicate or late task is har
 
 from __future__ import annotations
 
+import contextlib
 import random
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils.crypto import salted_hmac
 
 from core import clock, events
 from games import engine
 from games.events import SeatHandedToBot
-from games.models import Actor, Heartbeat, Match, MatchStatus, Seat
-from games.selectors.seats import is_automatic
+from games.models import Actor, BotLevel, Heartbeat, Match, MatchStatus, Seat
+from games.selectors.seats import is_automatic, playing_level
 from games.services.moves import move_apply
+from games.services.scheduling import (
+    BOT_GRACE_SECONDS,
+    FollowUp,
+    bot_grace_seconds,
+    schedule_on_commit,
+)
 
-AWAY_BOT_LEVEL = "easy"  # plays for a seat that went away (api.md "Away seats")
 TIMEOUT_BOT_LEVEL = "easy"  # picks the move for an expired turn (issue: "the easy bot")
 
 
@@ -48,7 +55,7 @@ class AutomaticMove:
 
 def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str) -> engine.Move:
     """A bot's choice for ``seat``, from that seat's observation only."""
-    from games.engine.bots import NormalConfig, choose_move
+    from games.engine.bots import HardConfig, NormalConfig, choose_move
 
     obs = engine.observation(state, seat)
     # Seeded per decision so a replayed task makes the same choice; the seed is keyed with a
@@ -59,6 +66,7 @@ def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str
         obs,
         rng,
         normal_config=NormalConfig(budget=settings.BALOOT["BOT_TIME_BUDGET"]),
+        hard_config=HardConfig(budget=settings.BALOOT["HARD_BOT_TIME_BUDGET"]),
         ruleset=state.ruleset,
     )
 
@@ -75,39 +83,139 @@ def _is_expired(match: Match, seat: Seat) -> bool:
     return not is_automatic(seat) and match.deadline is not None and match.deadline <= clock.now()
 
 
+@dataclass(frozen=True)
+class _Turn:
+    """A turn to decide: the match as read (no lock), its seat to act and the bot level that
+    decides for it."""
+
+    match: Match
+    seat: Seat
+    level: str
+
+
+def _turn_to_decide(match_id: int, expected_version: int, *, timeout: bool) -> _Turn | None:
+    match = Match.objects.filter(pk=match_id).first()
+    seat = _turn_at(match, expected_version)
+    if match is None or seat is None:
+        return None
+    if timeout:
+        return _Turn(match, seat, TIMEOUT_BOT_LEVEL) if _is_expired(match, seat) else None
+    return _Turn(match, seat, playing_level(seat)) if is_automatic(seat) else None
+
+
+def _decide(turn: _Turn) -> AutomaticMove:
+    state = turn.match.load_state()
+    assert state is not None
+    return AutomaticMove(
+        turn.seat.index, _automatic_move(turn.match, state, turn.seat.index, turn.level)
+    )
+
+
 def automatic_move_decide(
     *, match_id: int, expected_version: int, timeout: bool
 ) -> AutomaticMove | None:
     """Decide, without a transaction or a lock, the move for the turn at ``expected_version``:
     a bot (or away) seat's move, or with ``timeout`` the move for a human turn whose deadline
     has passed. None when there is nothing to decide."""
-    match = Match.objects.filter(pk=match_id).first()
-    seat = _turn_at(match, expected_version)
-    if match is None or seat is None:
-        return None
-    if timeout:
-        if not _is_expired(match, seat):
-            return None
-        level = TIMEOUT_BOT_LEVEL
-    else:
-        if not is_automatic(seat):
-            return None
-        level = seat.bot or AWAY_BOT_LEVEL
-    state = match.load_state()
-    assert state is not None
-    return AutomaticMove(seat.index, _automatic_move(match, state, seat.index, level))
+    turn = _turn_to_decide(match_id, expected_version, timeout=timeout)
+    return None if turn is None else _decide(turn)
 
 
 def bot_turn_play(*, match_id: int, expected_version: int) -> bool:
-    """Play the bot (or away) seat whose turn it was at ``expected_version``.
+    """Play the bot (or away) seat whose turn it was at ``expected_version``: the default
+    queue's bot task and the deadline sweep.
+
+    A hard bot's turn is not thought here: a second of search would hold up every fast bot,
+    deadline and sweep queued behind it. Once its deadline has passed (its own task lost) it
+    is sent to the hard bots' queue again (``_hard_turn_hand_over``); either way False is
+    returned, since nothing was played.
 
     Returns False, changing nothing, when the match has moved on: the task was a duplicate,
     or the sweep or a human got there first.
     """
-    decided = automatic_move_decide(
-        match_id=match_id, expected_version=expected_version, timeout=False
+    turn = _turn_to_decide(match_id, expected_version, timeout=False)
+    if turn is None:
+        return False
+    if turn.level == BotLevel.HARD:
+        _hard_turn_hand_over(turn.match)
+        return False
+    return _bot_move_commit(match_id, expected_version, _decide(turn))
+
+
+def hard_bot_turn_play(*, match_id: int, expected_version: int) -> bool:
+    """Play the turn at ``expected_version`` on the hard bots' queue: take the turn's lease,
+    think (up to ``BALOOT["HARD_BOT_TIME_BUDGET"]``), then commit as any bot does.
+
+    Returns False, changing nothing, when the match has moved on or another worker holds the
+    lease: a second task for the same turn (the sweep sends one when a turn outlives its
+    grace) never searches it again while the first is searching.
+    """
+    turn = _turn_to_decide(match_id, expected_version, timeout=False)
+    lease = None if turn is None else _hard_lease_take(turn.match)
+    if turn is None or lease is None:
+        return False
+    try:
+        return _bot_move_commit(match_id, expected_version, _decide(turn))
+    except BaseException:
+        # Give the turn back, so the retry of a passing database error may think it again
+        # rather than find its own lease and wait for the sweep.
+        _hard_lease_release(turn.match, lease)
+        raise
+
+
+# A hard bot's turn and the sweep. The sweep finds a bot turn by its grace deadline and, for
+# the fast bots, plays it inline; for a hard bot it must neither think inline (on the default
+# queue) nor send a task every second while the first waits in a busy hard queue. Two writes
+# keep that apart, both single conditional UPDATEs outside any long transaction:
+# - the hand-over moves the deadline a grace ahead when it sends the task, so the next sweeps
+#   leave the turn alone, and send it once more only if that task too is lost;
+# - the worker that starts thinking takes a lease (``thinking_until``) and moves the deadline
+#   to its end: no other task thinks the turn meanwhile (a duplicate finds the lease and does
+#   nothing), the sweep waits for the think, and a worker killed mid-think leaves a deadline
+#   that passes, so the sweep sends the turn again.
+# The version bump that commits the move clears the lease (``state.version_bump``).
+
+
+def _hard_lease_seconds() -> float:
+    """The think, and the same slack after it as any bot turn gets."""
+    return settings.BALOOT["HARD_BOT_TIME_BUDGET"] + BOT_GRACE_SECONDS
+
+
+def _hard_lease_take(match: Match) -> datetime | None:
+    """Hold ``match``'s turn at the version read, for one think: the lease's end, or None if
+    the match moved on or another worker holds it."""
+    now = clock.now()
+    until = now + timedelta(seconds=_hard_lease_seconds())
+    taken = (
+        Match.objects.filter(pk=match.pk, version=match.version, status=MatchStatus.ACTIVE)
+        .exclude(thinking_until__gt=now)
+        .update(thinking_until=until, deadline=until)
     )
-    return decided is not None and _bot_move_commit(match_id, expected_version, decided)
+    return until if taken else None
+
+
+def _hard_lease_release(match: Match, until: datetime) -> None:
+    # Best effort, on the way out of a failure: if even this fails, the lease runs out and
+    # the sweep sends the turn again.
+    with contextlib.suppress(DatabaseError):
+        Match.objects.filter(pk=match.pk, version=match.version, thinking_until=until).update(
+            thinking_until=None
+        )
+
+
+def _hard_turn_hand_over(match: Match) -> None:
+    """Send a hard bot's turn whose deadline has passed to its queue. Only a due turn is sent
+    (the hard task sent at the commit has its grace to get there), and the deadline moves a
+    grace ahead as it is sent, in one conditional update: of two sweeps that both read the turn
+    as due, one sends it. A turn a worker is thinking on is never due (the lease moved its
+    deadline to the lease's end)."""
+    now = clock.now()
+    grace = timedelta(seconds=bot_grace_seconds(FollowUp.HARD_BOT))
+    with transaction.atomic():
+        due = Match.objects.filter(pk=match.pk, version=match.version, deadline__lte=now)
+        handed = due.update(deadline=now + grace)
+        if handed:
+            schedule_on_commit(match.pk, match.version, FollowUp.HARD_BOT, None)
 
 
 def _lock_decided_turn(

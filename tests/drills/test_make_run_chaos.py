@@ -1,13 +1,14 @@
 """Chaos drill of the real ``make run`` on the embedded defaults (issue "Hardening").
 
-A copy of the repository runs ``make run`` (the supervisor: API, worker, beat; SQLite and the
-SQLite broker) on a free port. Eight players each play against three easy bots through the HTTP
-API, starting a new match whenever one ends, until the worker has run at least
-``BOT_TASKS`` bot tasks; the worker (its whole process group) is ``kill -9``-ed twice along the
-way. Then every match is played to its end, and the drill checks:
+A copy of the repository runs ``make run`` (the supervisor: API, the default and the hard
+bots' workers, beat; SQLite and the SQLite broker) on a free port. Eight players each play
+against three easy bots through the HTTP API, starting a new match whenever one ends, until the
+default queue's worker has run at least ``BOT_TASKS`` bot tasks; that worker (its whole process
+group) is ``kill -9``-ed twice along the way. Then every match is played to its end, and the
+drill checks:
 
 - the API answered every request (no connection error, no 5xx) throughout;
-- the supervisor restarted the worker exactly twice: no task crashed it;
+- the supervisor restarted that worker exactly twice and nothing else: no task crashed it;
 - every match finished, and every move log is whole and replays to the stored snapshot.
 
 It runs on the embedded defaults only (collected by tests/drills/conftest.py when no
@@ -94,10 +95,11 @@ def _parent(pid: int) -> int:
 
 
 def _worker_pid(directory: Path) -> int:
-    """The Celery worker's main process: the one the supervisor started (its pool processes
-    are its own children)."""
+    """The main process of the default queue's Celery worker (the one playing the easy bots):
+    the one the supervisor started (its pool processes are its own children)."""
     for pid in _processes_in(directory):
-        if b"celery" in _cmdline(pid) and b" worker " in _cmdline(pid):
+        command = _cmdline(pid)
+        if b"celery" in command and b" worker " in command and b"--queues=celery " in command:
             with contextlib.suppress(OSError):
                 if b"supervise.py" in _cmdline(_parent(pid)):
                     return pid
@@ -290,7 +292,7 @@ def test_make_run_survives_worker_kills(tmp_path: Path) -> None:
     )
     assert traffic.failures == []
     assert b"Unrecoverable error" not in log
-    restarts = re.findall(rb"supervisor: (\w+) exited with status (-?\d+)", log)
+    restarts = re.findall(rb"supervisor: ([\w-]+) exited with status (-?\d+)", log)
     assert restarts == [(b"worker", b"-9"), (b"worker", b"-9")], restarts
 
     check = subprocess.run(

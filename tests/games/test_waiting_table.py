@@ -46,9 +46,10 @@ def test_a_seated_player_adds_bots_and_the_fourth_seat_starts_the_match(
     assert view["status"] == "waiting" and view["my_seat"] == 1
     assert view["seats"][2]["bot"] == "normal" and view["version"] == before + 1
     assert answer["ETag"]
-    started = add_bot(host, created["id"], 3, "easy").json()
+    started = add_bot(host, created["id"], 3, "hard").json()
     assert started["status"] == "active"
-    assert [s["bot"] for s in started["seats"]] == [None, None, "normal", "easy"]
+    assert [s["bot"] for s in started["seats"]] == [None, None, "normal", "hard"]
+    assert started["seats"][3]["display_name"] == "Hard bot"
     assert started["round"]["hand"]  # the caller's own cards, as in any view
 
 
@@ -96,7 +97,7 @@ def test_refusals_name_what_is_wrong_and_change_nothing(make_player: Callable[..
     assert_problem(remove_bot(host, match_id, 4), 404, "not_found")
     url = match_url(match_id, "/bots")
     assert_field_errors(
-        host.client.post(url, {"seat": 3, "level": "hard"}, format="json"),
+        host.client.post(url, {"seat": 3, "level": "expert"}, format="json"),
         {"level": "invalid_choice"},
     )
     assert_field_errors(

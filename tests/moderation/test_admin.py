@@ -226,6 +226,11 @@ def _match_action(client: Any, match: Match, action: str, **form: Any) -> Any:
             lambda m: m.seats.get(index=2).bot == "normal",
         ),
         (
+            "seat_to_bot",
+            {"seat": "2", "level": "hard"},
+            lambda m: m.seats.get(index=2).bot == "hard",
+        ),
+        (
             "extend_deadline",
             {"minutes": "90"},
             lambda m: m.deadline > timezone.now() + timedelta(minutes=89),

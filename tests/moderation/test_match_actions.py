@@ -7,14 +7,17 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from core.errors import DomainError
 from games import services
 from games.models import Match
+from games.services.scheduling import BOT_GRACE_SECONDS
 from moderation import services as moderation
 from moderation.models import ModerationAction, ModerationKind
-from tests.support.api import assert_problem, view_of
+from tests.support.api import assert_problem, fingerprint, view_of
+from tests.support.tasks import hard_bot_task
 
 
 def _active(table: Any) -> tuple[Match, list[Any]]:
@@ -165,3 +168,30 @@ def test_the_log_is_append_only(table: Any, moderator: Any) -> None:
         entry.save()
     with pytest.raises(ValueError):
         entry.delete()
+
+
+def test_a_seat_handed_to_a_hard_bot_plays_on_the_hard_bots_queue(
+    clock: Any, commit: Any, table: Any, moderator: Any
+) -> None:
+    view, _players = table()
+    seat = view["round"]["to_act"]
+    with commit() as queued:
+        moderation.match_seat_to_bot(
+            moderator=moderator.user, match_id=view["id"], seat=seat, reason="left", level="hard"
+        )
+    match = Match.objects.get(pk=view["id"])
+    assert match.seats.get(index=seat).bot == "hard"
+    assert queued == [hard_bot_task(match.pk, match.version)]
+    grace = BOT_GRACE_SECONDS + settings.BALOOT["HARD_BOT_TIME_BUDGET"]
+    assert match.deadline == clock.after(grace)
+
+
+def test_an_unknown_bot_level_is_refused_and_changes_nothing(table: Any, moderator: Any) -> None:
+    match, _players = _active(table)
+    before = fingerprint(match.pk)
+    with pytest.raises(DomainError) as refused:
+        moderation.match_seat_to_bot(
+            moderator=moderator.user, match_id=match.pk, seat=1, reason="left", level="expert"
+        )
+    assert refused.value.code == "invalid"
+    assert fingerprint(match.pk) == before and not ModerationAction.objects.exists()

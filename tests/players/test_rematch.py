@@ -78,7 +78,7 @@ def test_bots_stay_bots_of_the_same_level_and_a_lone_human_starts_it_at_once(
     make_player: Callable[..., Player],
 ) -> None:
     host = make_player()
-    created = create_match(host, bots={"1": "easy", "2": "normal", "3": "easy"})
+    created = create_match(host, bots={"1": "easy", "2": "normal", "3": "hard"})
     finish_by_resigning(host, created["id"])
     answer = rematch(host, created["id"])
     assert answer.status_code == 201, answer.content
@@ -88,7 +88,7 @@ def test_bots_stay_bots_of_the_same_level_and_a_lone_human_starts_it_at_once(
         (0, host.id, ""),
         (1, None, "easy"),
         (2, None, "normal"),
-        (3, None, "easy"),
+        (3, None, "hard"),
     ]
     assert Match.objects.get(pk=new_id).status == "active"
 

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 BOT = "play_bot_turn"
+HARD_BOT = "play_hard_bot_turn"
 DEADLINE = "expire_turn"
 
 
@@ -22,6 +23,10 @@ class Queued:
 
 def bot_task(match_id: int, version: int) -> Queued:
     return Queued(BOT, (match_id, version))
+
+
+def hard_bot_task(match_id: int, version: int) -> Queued:
+    return Queued(HARD_BOT, (match_id, version))
 
 
 def deadline_task(match_id: int, version: int, eta: datetime) -> Queued:

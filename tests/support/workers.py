@@ -1,6 +1,8 @@
-"""A real Celery worker process (with embedded beat) against the suite's test database and
-the configured broker: Redis in CI, the SQLite-file broker on the embedded defaults. The
-``worker`` fixture (tests/conftest.py) starts one per test."""
+"""Real Celery worker processes against the suite's test database and the configured broker:
+Redis in CI, the SQLite-file broker on the embedded defaults. The ``worker`` fixture
+(tests/conftest.py) starts one per test, with embedded beat, consuming both queues (the
+default one and the hard bots'); a test may instead start one worker per queue, as
+``make run`` does (``worker_start(queues=...)``)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,10 @@ from typing import Any
 
 from django.db import connection
 
+from games.tasks import DEFAULT_QUEUE, HARD_BOT_QUEUE
+
 ROOT = Path(__file__).resolve().parents[2]
+BOTH_QUEUES = (DEFAULT_QUEUE, HARD_BOT_QUEUE)
 
 
 def database_url() -> str:
@@ -28,17 +33,30 @@ def database_url() -> str:
 
 
 class WorkerProcess:
-    """Start, hard-kill and restart ``celery worker -B`` as a separate OS process."""
+    """Start, hard-kill and restart ``celery worker`` (with ``-B`` when ``beat``) consuming
+    ``queues``, as a separate OS process."""
 
-    def __init__(self, env: dict[str, str], log_dir: Path) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        log_dir: Path,
+        *,
+        queues: tuple[str, ...] = BOTH_QUEUES,
+        beat: bool = True,
+        name: str = "worker",
+    ) -> None:
         self.env = env
         self.log_dir = log_dir
+        self.queues = queues
+        self.beat = beat
+        self.name = name
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
     def start(self) -> None:
         self.starts += 1
-        log = (self.log_dir / f"worker-{self.starts}.log").open("wb")
+        log = (self.log_dir / f"{self.name}-{self.starts}.log").open("wb")
+        beat = ["--beat", "--schedule", str(self.log_dir / "beat-schedule")] if self.beat else []
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -47,9 +65,9 @@ class WorkerProcess:
                 "-A",
                 "baloot_site",
                 "worker",
-                "--beat",
-                "--schedule",
-                str(self.log_dir / "beat-schedule"),
+                *beat,
+                f"--queues={','.join(self.queues)}",
+                f"--hostname={self.name}@%h",
                 "--pool=solo",
                 "--loglevel=INFO",
                 "--without-gossip",
@@ -78,7 +96,10 @@ class WorkerProcess:
                 self.proc.wait(timeout=10)
 
     def logs(self) -> str:
-        return "\n".join(p.read_text(errors="replace") for p in sorted(self.log_dir.glob("*.log")))
+        """What this worker (every start of it) has logged."""
+        return "\n".join(
+            p.read_text(errors="replace") for p in sorted(self.log_dir.glob(f"{self.name}-*.log"))
+        )
 
 
 def wait_for(
@@ -101,24 +122,36 @@ def wait_for(
     raise AssertionError(f"timed out waiting for {what}{log}")
 
 
-def worker_start(log_dir: Path) -> WorkerProcess:
-    """Start a worker on an empty queue, with a one-second sweep and quick bots."""
+def worker_start(
+    log_dir: Path,
+    *,
+    queues: tuple[str, ...] = BOTH_QUEUES,
+    beat: bool = True,
+    name: str = "worker",
+    purge: bool = True,
+) -> WorkerProcess:
+    """Start a worker (by default on empty queues), with a one-second sweep and quick bots."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
         "BALOOT_SWEEP_SECONDS": "1",
         "BALOOT_BOT_TIME_BUDGET": "0.05",
+        "BALOOT_HARD_BOT_TIME_BUDGET": "0.05",
     }
     # Stale messages from earlier runs would be harmless no-ops (tasks check the version),
-    # but they would slow the worker down; start from an empty queue.
-    subprocess.run(
-        [sys.executable, "-m", "celery", "-A", "baloot_site", "purge", "-f"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
-    process = WorkerProcess(env, log_dir)
+    # but they would slow the worker down; start from empty queues.
+    if purge:
+        subprocess.run(
+            [
+                *(sys.executable, "-m", "celery", "-A", "baloot_site", "purge", "-f"),
+                f"--queues={','.join(BOTH_QUEUES)}",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+    process = WorkerProcess(env, log_dir, queues=queues, beat=beat, name=name)
     process.start()
     return process

@@ -68,7 +68,10 @@ class MatchCreateRequestSerializer(StrictRequestSerializer):
     bots = BotSeatsField(
         required=False,
         default=dict,
-        help_text='Bot levels for seats 1-3, e.g. {"1": "easy", "3": "normal"}.',
+        help_text=(
+            'Bot levels for seats 1-3, e.g. {"1": "easy", "2": "normal", "3": "hard"}. A hard '
+            "bot thinks about a second a move; the others answer at once."
+        ),
     )
 
 
