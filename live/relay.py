@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 import weakref
+from collections.abc import Coroutine
 from datetime import datetime, timedelta
 from typing import Any, TypedDict
 
@@ -105,7 +108,57 @@ def _send_now(note: Note) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(_group_of(note), {"type": "live.note", **note})
+    message = {"type": "live.note", **note}
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        # Synchronous code (a request, a task): hand the send to this process's sender loop.
+        _sender().send(layer.group_send(_group_of(note), message))
+    else:  # pragma: no cover - publish() is called from sync code; kept correct regardless
+        async_to_sync(layer.group_send)(_group_of(note), message)
+
+
+class _SenderLoop:
+    """One event loop per process, in a daemon thread, that sends the notes committed by
+    synchronous code. ``async_to_sync`` would make a new event loop for every send, and
+    channels-redis keeps its connections per loop, so each note paid for a new Redis connection
+    (about 4 ms, 11 at p95 under load, against 0.06 ms for the send itself); here the loop, and
+    with it the connection, lives as long as the process."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(
+            target=self.loop.run_forever, name="live-relay-sender", daemon=True
+        )
+        self.thread.start()
+
+    def usable(self) -> bool:
+        # A forked child (a Celery pool process, a gunicorn worker) inherits the object but not
+        # the thread: it starts its own.
+        return self.pid == os.getpid() and self.thread.is_alive()
+
+    def send(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run ``coroutine`` on the loop and wait for it: the caller hears of a failure, and
+        notes leave in the order they were committed."""
+        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        future.result(timeout=SEND_TIMEOUT_SECONDS)
+
+
+# A send waits at most this long (Redis down: the caller logs it and carries on; the streams'
+# periodic re-read catches up).
+SEND_TIMEOUT_SECONDS = 10.0
+
+_sender_loop: _SenderLoop | None = None
+_sender_lock = threading.Lock()
+
+
+def _sender() -> _SenderLoop:
+    global _sender_loop
+    with _sender_lock:
+        if _sender_loop is None or not _sender_loop.usable():
+            _sender_loop = _SenderLoop()
+        return _sender_loop
 
 
 # --- The table relay's tail, one per web process (per event loop) ---------------------------

@@ -18,7 +18,6 @@ cancels in the comparison.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
@@ -33,6 +32,7 @@ from ..state import playing_state
 from .easy import hand_mask, rule_bid
 from .policy import bits
 from .simulate import Playout
+from .stopping import settled
 
 UNLIKE_THE_MODEL = 0.35
 
@@ -92,7 +92,7 @@ def call_values(
                 break
         elif dealt >= min_samples:
             elapsed = time.perf_counter() - started
-            if elapsed * (dealt + 1) / dealt > budget or _settled(values, weights, stop_z):
+            if elapsed * (dealt + 1) / dealt > budget or settled(values, stop_z, weights):
                 break
         dealt += 1
         rng.shuffle(unseen)
@@ -115,26 +115,6 @@ def call_values(
         weights.append(weight)
     total = sum(weights)
     return [sum(w * v for w, v in zip(weights, vs, strict=True)) / total for vs in values]
-
-
-def _settled(values: list[list[float]], weights: list[float], z: float) -> bool:
-    """Whether the best call leads every other by ``z`` standard errors of the (weighted)
-    deal-by-deal difference."""
-    total = sum(weights)
-    if len(values) < 2 or total <= 0:
-        return True
-    means = [sum(w * v for w, v in zip(weights, vs, strict=True)) / total for vs in values]
-    best = means.index(max(means))
-    effective = total * total / sum(w * w for w in weights)
-    for i, other in enumerate(values):
-        if i == best:
-            continue
-        diffs = [a - b for a, b in zip(values[best], other, strict=True)]
-        mean = means[best] - means[i]
-        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-        if mean <= z * math.sqrt(var / effective):
-            return False
-    return True
 
 
 def _play_on(

@@ -23,7 +23,6 @@ from the ``random.Random`` it is handed (with ``samples`` set it is deterministi
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from .determinize import public_state, sample_hands, with_hands
 from .inference import Beliefs, beliefs_of, saudi_exclusions
 from .knowledge import Knowledge, infer
 from .simulate import Playout
+from .stopping import settled
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,24 +195,7 @@ def _enough(config: HardConfig, done: int, started: float, values: list[list[flo
         return done >= config.samples  # a fixed number of deals: deterministic
     if done < config.min_samples:
         return False
-    return _out_of_time(config, done, started) or _settled(values, config)
-
-
-def _settled(values: list[list[float]], config: HardConfig) -> bool:
-    """Whether the best card leads every other by ``stop_z`` standard errors of the paired
-    difference (deal by deal)."""
-    n = len(values[0])
-    means = [sum(v) / n for v in values]
-    best = means.index(max(means))
-    for i, other in enumerate(values):
-        if i == best:
-            continue
-        diffs = [a - b for a, b in zip(values[best], other, strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean <= config.stop_z * math.sqrt(var / n):
-            return False
-    return True
+    return _out_of_time(config, done, started) or settled(values, config.stop_z)
 
 
 # --- Doubling -----------------------------------------------------------------------------

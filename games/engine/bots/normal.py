@@ -23,6 +23,7 @@ from .bidsim import contract_value
 from .determinize import public_state, sample_hands, with_hands
 from .knowledge import infer
 from .simulate import Playout
+from .stopping import settled
 
 # A contract is bid only if its simulated margin beats passing. Passing is worth more when the
 # standing bid is the partner's: taking it over risks our team's contract for a small gain.
@@ -38,6 +39,9 @@ class NormalConfig:
     samples: int | None = None
     min_samples: int = 4
     max_samples: int = 200
+    # Stop once the best card leads every other by this many standard errors (the same deals
+    # for every card): a plain choice is made in a few deals, a close one gets the budget.
+    stop_z: float = 3.0
     # Simulated deals per candidate contract when bidding (0: the easy bot's rules of thumb).
     bid_samples: int = 48
 
@@ -73,25 +77,27 @@ def choose_play(
     knowledge = infer(obs)
     base = public_state(obs, ruleset)
     team = obs.seat % 2
-    totals = [0.0] * len(candidates)
+    values: list[list[float]] = [[] for _ in candidates]
     start = time.perf_counter()
     n = 0
     while True:
         state = with_hands(base, obs, knowledge, sample_hands(knowledge, rng))
         playout = Playout(state, team)
         for i, move in enumerate(candidates):
-            totals[i] += playout.evaluate(move.card)
+            values[i].append(playout.evaluate(move.card))
         n += 1
         if config.samples is not None:
             if n >= config.samples:
                 break
             continue
         elapsed = time.perf_counter() - start
-        # Stop before a further deal would overrun the budget.
+        # Stop before a further deal would overrun the budget, or once the best card is plain.
         if n >= config.max_samples or (
-            n >= config.min_samples and elapsed * (n + 1) / n > config.budget
+            n >= config.min_samples
+            and (elapsed * (n + 1) / n > config.budget or settled(values, config.stop_z))
         ):
             break
+    totals = [sum(v) for v in values]
     best = max(totals)
     # Ties are common (equivalent cards): prefer the rule-of-thumb choice among the best.
     if totals[candidates.index(fallback)] >= best - 1e-9:
