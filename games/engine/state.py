@@ -359,7 +359,15 @@ def may_declare(state: GameState, seat: int) -> bool:
 def apply(state: GameState, seat: int, move: Move) -> GameState:
     """Apply ``move`` by ``seat``; raise MalformedMove or IllegalMove and change nothing."""
     d = _draft_of(state)
-    _advance(d, seat, move)
+    if (
+        type(move) is Play
+        and state.phase is _PLAYING
+        and seat == (state.leader + len(state.trick)) & 3
+        and type(seat) is int
+    ):
+        _play(d, seat, move)  # _advance's first case, without the call
+    else:
+        _advance(d, seat, move)
     d.__class__ = GameState  # drafts.seal, inlined: apply runs once per move
     applied: GameState = d
     return applied
