@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, card_str, parse_card
+from .cards import Card, card_str
 from .codec import LIVE_PHASES, action_to_dict, move_from_dict, next_to_dict, round_to_dict
 from .commitment import deck_commitment
 from .errors import MalformedMove
@@ -134,8 +134,10 @@ def _parse_round(data: object, index: int) -> _Round:
     try:
         if not isinstance(names, list):
             raise ValueError
-        deck = tuple(parse_card(n) for n in names)
-    except ValueError:
+        # parse_card for each name, by one lookup each (a non-card is a KeyError, a list or
+        # an object in the deck a TypeError).
+        deck = tuple(map(_CARDS_BY_NAME.__getitem__, names))
+    except (ValueError, KeyError, TypeError):
         raise _NotARecord("deck must be a list of 32 distinct cards", index) from None
     if len(deck) != 32 or len(set(deck)) != 32:
         raise _NotARecord("deck must be a list of 32 distinct cards", index)
@@ -183,6 +185,7 @@ def _parse_actions(
 
 # (seat, move) of every card play and suitless bid, by the name in the record (a card name or
 # a call), one table per seat.
+_CARDS_BY_NAME: dict[str, Card] = {card_str(c): c for c in range(32)}
 _Actions = dict[str, tuple[int, Move]]
 _PLAY_ACTIONS: tuple[_Actions, ...] = tuple(
     {card_str(c): (seat, PLAYS[c]) for c in range(32)} for seat in range(4)
