@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import Card, card_str
@@ -272,15 +272,26 @@ def replay_state(record: object, *, rendered: bool = False) -> ReplayResult:
         header.ruleset, dealer=header.dealer, scores=header.scores, target=header.target
     )
     rounds: list[Any] = []
+    # Each round is replayed from a state holding only its own log, and the match's logs are
+    # kept here and put back at the end: a round adds its log to the state's history tuple,
+    # and doing that on the whole history made a long record's replay quadratic.
+    logs: list[RoundLog] = []
+    status, error = EXIT_OK, None
     for index, data in enumerate(header.rounds):
         try:
             state, error = _replay_round(state, data, index, rounds, rendered)
         except _NotARecord as exc:
-            malformed = _error("malformed", exc.message, exc.round_index, None)
-            return ReplayResult(_output(rounds, state, malformed), EXIT_NOT_A_RECORD, state)
+            error = _error("malformed", exc.message, exc.round_index, None)
+            status = EXIT_NOT_A_RECORD
+            break
+        if state.history:
+            logs.append(state.history[-1])
+            state = replace(state, history=())
         if error is not None:  # a refused action or commitment: a record, but refused
-            return ReplayResult(_output(rounds, state, error), EXIT_REFUSED, state)
-    return ReplayResult(_output(rounds, state, None), EXIT_OK, state)
+            status = EXIT_REFUSED
+            break
+    state = replace(state, history=tuple(logs))
+    return ReplayResult(_output(rounds, state, error), status, state)
 
 
 def _replay_round(
