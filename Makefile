@@ -67,6 +67,7 @@ schema: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench.engine
+	$(PY) -m bench.replay
 	$(PY) -m bench.bots_latency
 	$(PY) -m bench.http
 	$(PY) -m bench.sweep
@@ -91,11 +92,24 @@ bench-live: $(STAMP)
 bench-leaderboard: $(STAMP)
 	$(PY) -m bench.leaderboard
 
+# Bot strength (duplicate deals, full matches) and the self-play rates next to people's, in
+# gamerules then (smaller) in saudi; hours on 2 cores at these sizes (README "Bots"). The bots
+# keep their production budgets but the hard bot's, which HARD_EVAL_BUDGET sets (seconds).
+EVAL_ROUNDS ?= 2000
+EVAL_MATCHES ?= 100
+EVAL_RATE_ROUNDS ?= 1000
+SAUDI_EVAL_ROUNDS ?= 500
+HARD_EVAL_BUDGET ?= 0.25
 bots-eval: $(STAMP)
-	for ruleset in gamerules saudi; do \
-		$(PY) -m bench.bots_eval --ruleset $$ruleset --a normal --b easy --rounds 1000 || exit 1; \
-		$(PY) -m bench.bots_eval --ruleset $$ruleset --a easy --b random --rounds 1000 || exit 1; \
-	done
+	$(PY) -m bench.bots_eval --ruleset gamerules --a hard --b normal --rounds $(EVAL_ROUNDS) \
+		--matches $(EVAL_MATCHES) --hard-budget $(HARD_EVAL_BUDGET)
+	$(PY) -m bench.bots_eval --ruleset gamerules --a normal --b easy --rounds $(EVAL_ROUNDS) \
+		--matches $(EVAL_MATCHES) --rates easy,normal,hard --rate-rounds $(EVAL_RATE_ROUNDS) \
+		--hard-budget $(HARD_EVAL_BUDGET)
+	$(PY) -m bench.bots_eval --ruleset saudi --a hard --b normal --rounds $(SAUDI_EVAL_ROUNDS) \
+		--matches 0 --hard-budget $(HARD_EVAL_BUDGET)
+	$(PY) -m bench.bots_eval --ruleset saudi --a normal --b easy --rounds $(SAUDI_EVAL_ROUNDS) \
+		--matches 0 --rates easy,normal --rate-rounds $(SAUDI_EVAL_ROUNDS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache var

@@ -1,5 +1,5 @@
 """When a search has seen enough: the best option leads every other by ``z`` standard errors of
-the deal-by-deal difference.
+the deal-by-deal difference, give or take ``TOLERANCE``.
 
 Every option is valued on the same deals, so the difference between two options is measured
 deal by deal and the luck of the deals cancels: a clear best move is settled after a handful of
@@ -14,6 +14,9 @@ import math
 # Fewer deals than this say too little about the spread to stop on (the normal approximation
 # behind ``z`` needs a few).
 MIN_DEALS = 8
+# Options this close (round-score points) are as good as each other: two cards that always
+# play the same (a 7 and an 8 of one suit) must not keep the search going to the budget.
+TOLERANCE = 0.1
 
 
 def settled(values: list[list[float]], z: float, weights: list[float] | None = None) -> bool:
@@ -44,6 +47,6 @@ def settled(values: list[list[float]], z: float, weights: list[float] | None = N
             * effective
             / (effective - 1)
         )
-        if lead <= z * math.sqrt(var / effective):
+        if lead + TOLERANCE <= z * math.sqrt(var / effective):
             return False
     return True
