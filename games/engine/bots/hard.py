@@ -100,8 +100,10 @@ class _Deals:
         self.beliefs: Beliefs = beliefs_of(obs, ruleset)
         self.config = config
 
-    def draw(self, rng: random.Random, count: int) -> list[tuple[int, int, int, int]]:
-        """``count`` deals, chosen from a pool in proportion to their weights."""
+    def draw(self, rng: random.Random, count: int) -> list[tuple[tuple[int, int, int, int], float]]:
+        """``count`` deals with their weights: drawn within the certain facts and weighed
+        (``pool`` 1), or chosen from ``pool`` times as many in proportion to their weights
+        (then each weighs 1)."""
         knowledge, beliefs = self.knowledge, self.beliefs
         played_by = knowledge.played_by
         pool: list[tuple[int, int, int, int]] = []
@@ -118,18 +120,20 @@ class _Deals:
             weights.append(beliefs.weight(holdings))
         total = sum(weights)
         if total <= 0:
-            return pool[:count]  # nothing fits what was said: every deal alike
+            return [(hands, 1.0) for hands in pool[:count]]  # nothing fits: every deal alike
+        if self.config.pool == 1:
+            return list(zip(pool, weights, strict=True))
         # Systematic resampling: one random offset, evenly spaced picks.
         step = total / count
         point = rng.random() * step
-        chosen: list[tuple[int, int, int, int]] = []
+        chosen: list[tuple[tuple[int, int, int, int], float]] = []
         cumulative = 0.0
         index = -1
         for _ in range(count):
             while cumulative <= point and index + 1 < len(pool):
                 index += 1
                 cumulative += weights[index]
-            chosen.append(pool[index])
+            chosen.append((pool[index], 1.0))
             point += step
         return chosen
 
@@ -159,21 +163,24 @@ def choose_play(obs: Observation, rng: random.Random, config: HardConfig, rulese
     base = public_state(obs, ruleset)
     team = obs.seat % 2
     values: list[list[float]] = [[] for _ in candidates]
+    weights: list[float] = []
     started = time.perf_counter()
     done = 0
-    while not _enough(config, done, started, values):
-        # Deals are drawn from the pool a batch at a time and evaluated one at a time, so the
-        # budget is checked after each.
+    while not _enough(config, done, started, values, weights):
+        # Deals are drawn a batch at a time and evaluated one at a time, so the budget is
+        # checked after each.
         size = config.batch if config.samples is None else min(config.batch, config.samples - done)
-        for hands in deals.draw(rng, size):
+        for hands, weight in deals.draw(rng, size):
             state = with_hands(base, obs, deals.knowledge, hands)
             playout = Playout(state, team, config.endgame_cards)
             for i, move in enumerate(candidates):
                 values[i].append(playout.evaluate(move.card))
+            weights.append(weight)
             done += 1
             if config.samples is None and _out_of_time(config, done, started):
                 break
-    means = [sum(v) / len(v) for v in values]
+    total = sum(weights)
+    means = [sum(w * v for w, v in zip(weights, vs, strict=True)) / total for vs in values]
     best = max(means)
     # Ties are common (equivalent cards): prefer the rule-of-thumb card among the best.
     fallback = easy.choose_play(obs)
@@ -190,12 +197,18 @@ def _out_of_time(config: HardConfig, done: int, started: float) -> bool:
     return done >= config.max_samples or elapsed * (done + 1) / done > config.budget
 
 
-def _enough(config: HardConfig, done: int, started: float, values: list[list[float]]) -> bool:
+def _enough(
+    config: HardConfig,
+    done: int,
+    started: float,
+    values: list[list[float]],
+    weights: list[float],
+) -> bool:
     if config.samples is not None:
         return done >= config.samples  # a fixed number of deals: deterministic
     if done < config.min_samples:
         return False
-    return _out_of_time(config, done, started) or settled(values, config.stop_z)
+    return _out_of_time(config, done, started) or settled(values, config.stop_z, weights)
 
 
 # --- Doubling -----------------------------------------------------------------------------
@@ -222,25 +235,27 @@ def choose_double(
         for move in raises:
             options.append((move, level + 1, _locked_after(move, contract, ruleset), False))
     totals = [0.0] * len(options)
-    wins = 0
+    wins = 0.0
+    weight_sum = 0.0
     done = 0
     started = time.perf_counter()
     while done < config.double_samples:
-        for hands in deals.draw(rng, config.batch):
+        for hands, weight in deals.draw(rng, config.batch):
             for i, (_, multiplier, locked, gahwa) in enumerate(options):
                 state = _doubling_state(
                     obs, contract, ruleset, hands, deals.knowledge, multiplier, locked, gahwa
                 )
                 value = Playout(state, team).value()
-                totals[i] += value
-                wins += gahwa and value > 0
+                totals[i] += weight * value
+                wins += weight * (gahwa and value > 0)
             done += 1
+            weight_sum += weight
         if config.samples is None and _out_of_time(config, done, started):
             break
     if raises[0].call is DoubleCall.GAHWA:
-        return raises[0] if wins >= config.gahwa_chance * done else stay
+        return raises[0] if wins >= config.gahwa_chance * weight_sum else stay
     best = max(range(1, len(options)), key=lambda i: totals[i])
-    gain = (totals[best] - totals[0]) / done
+    gain = (totals[best] - totals[0]) / weight_sum
     return options[best][0] if gain > config.double_margin else stay
 
 

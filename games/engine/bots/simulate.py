@@ -12,7 +12,7 @@ worth ``GAHWA_MARGIN``.
 from __future__ import annotations
 
 from ..cards import Card
-from ..play import close_trick
+from ..play import LAST_TRICK_BONUS, NO_TRUMP, TRICK_RANK, TRICKS_PER_ROUND, VALUES
 from ..state import GameState, score_state
 from .endgame import Endgame
 from .policy import heuristic_card
@@ -37,6 +37,16 @@ class Playout:
         self.bidder_team = contract.bidder_team
         self._memo: dict[tuple[int, int, bool, bool], float] = {}
         self._endgame: Endgame | None = None
+        row = NO_TRUMP if self.trump is None else self.trump
+        self._rank = TRICK_RANK[row]
+        self._values = VALUES[row]
+        played = 0  # every card played so far this round, the current trick's too
+        for done_trick in state.tricks:
+            for c in done_trick.cards:
+                played |= 1 << c
+        for c in state.trick:
+            played |= 1 << c
+        self._played = played
 
     def margin(self, abnat: tuple[int, int], counts: tuple[int, int]) -> float:
         key = (abnat[0], abnat[1], counts[0] == 0, counts[1] == 0)
@@ -54,12 +64,7 @@ class Playout:
     def value(self) -> float:
         """The margin of playing the round out from the state as it is."""
         s = self.state
-        played = 0
-        for trick in s.tricks:
-            for c in trick.cards:
-                played |= 1 << c
-        for c in s.trick:
-            played |= 1 << c
+        played = self._played
         return self._rollout(
             list(s.hands),
             s.leader,
@@ -74,12 +79,7 @@ class Playout:
         """The margin after the seat to act plays ``card`` and the round is finished."""
         s = self.state
         hands = list(s.hands)
-        played = 0
-        for done_trick in s.tricks:
-            for c in done_trick.cards:
-                played |= 1 << c
-        for c in s.trick:
-            played |= 1 << c
+        played = self._played
         abnat = list(s.abnat)
         counts = list(s.trick_counts)
         seat = (s.leader + len(s.trick)) % 4
@@ -105,10 +105,23 @@ class Playout:
     def _close(
         self, trick: list[Card], leader: int, done: int, abnat: list[int], counts: list[int]
     ) -> int:
-        """Score a complete trick into ``abnat``/``counts``; return its winner."""
-        winner, points = close_trick(tuple(trick), leader, self.trump, done)
-        abnat[winner % 2] += points
-        counts[winner % 2] += 1
+        """Score a complete trick into ``abnat``/``counts``; return its winner (R27, R28, R6:
+        play.close_trick on the tables)."""
+        rank = self._rank
+        led = trick[0] >> 3
+        trump = self.trump
+        best_index, best = 0, rank[trick[0]]
+        for i in (1, 2, 3):
+            c = trick[i]
+            if c >> 3 in (led, trump) and rank[c] > best:
+                best_index, best = i, rank[c]
+        values = self._values
+        points = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
+        if done == TRICKS_PER_ROUND - 1:
+            points += LAST_TRICK_BONUS
+        winner = (leader + best_index) & 3
+        abnat[winner & 1] += points
+        counts[winner & 1] += 1
         return winner
 
     def _rollout(
