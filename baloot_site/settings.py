@@ -377,7 +377,7 @@ BALOOT = {
     "SWEEP_SECONDS": env.float("BALOOT_SWEEP_SECONDS", default=1.0),
     # /healthz answers 503 when no deadline sweep has completed for this many seconds.
     "HEALTH_SWEEP_MAX_AGE": env.float("BALOOT_HEALTH_SWEEP_MAX_AGE", default=10.0),
-    "BOT_TIME_BUDGET": env.float("BALOOT_BOT_TIME_BUDGET", default=0.15),
+    "BOT_TIME_BUDGET": env.float("BALOOT_BOT_TIME_BUDGET", default=0.04),
     # The hard bot's thinking time per decision, in seconds; its turns run on their own queue.
     "HARD_BOT_TIME_BUDGET": env.float("BALOOT_HARD_BOT_TIME_BUDGET", default=1.0),
 }

@@ -1,7 +1,7 @@
 """Decision latency of the normal and hard bots on their time budgets.
 
     python -m bench.bots_latency [--decisions 300] [--hard-decisions 100]
-        [--normal-budget 0.12] [--hard-budget 1.0]
+        [--normal-budget 0.04] [--hard-budget 1.0]
 
 Positions come from seeded games of four easy bots; at each card decision with more than
 one legal card, at each bidding decision and at each doubling decision, the bot decides too
