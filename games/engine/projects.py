@@ -172,6 +172,20 @@ def best_declaration(hand: int, mode: Mode) -> tuple[Project, ...]:
     return best
 
 
+def everyones_best_declarations(
+    hands: Sequence[int], first: int, mode: Mode
+) -> tuple[tuple[int, tuple[Project, ...]], ...]:
+    """Every seat's best declaration (R30), in turn from ``first``, for a round played out
+    with every seat declaring what it can (the bots' simulations)."""
+    declarations = []
+    for i in range(4):
+        seat = (first + i) % 4
+        best = best_declaration(hands[seat], mode)
+        if best:
+            declarations.append((seat, best))
+    return tuple(declarations)
+
+
 def awarded_team(
     declarations: tuple[tuple[int, tuple[Project, ...]], ...], order: tuple[int, ...]
 ) -> int | None:

@@ -26,7 +26,7 @@ from ..bidding import bidding_start as start
 from ..cards import Card
 from ..moves import Bid, Call
 from ..observation import Observation
-from ..projects import baloot_holder, best_declaration
+from ..projects import baloot_holder, everyones_best_declarations
 from ..rulesets import Ruleset
 from ..state import playing_state
 from .easy import hand_mask, rule_bid
@@ -159,19 +159,13 @@ def _round_value(
             hands[s] |= 1 << card
         position += count
     hands[contract.recipient] |= 1 << face_up
-    declarations = []
-    for i in range(4):
-        s = (contract.declarer + i) % 4
-        best = best_declaration(hands[s], contract.mode)
-        if best:
-            declarations.append((s, best))
     state = playing_state(
         ruleset=ruleset,
         contract=contract,
         hands=(hands[0], hands[1], hands[2], hands[3]),
         dealer=dealer,
         scores=scores,
-        declarations=tuple(declarations),
+        declarations=everyones_best_declarations(hands, contract.declarer, contract.mode),
         baloot_seat=baloot_holder(hands, contract.trump),
     )
     return Playout(state, team).value()

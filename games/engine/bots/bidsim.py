@@ -15,7 +15,7 @@ import random
 from ..bidding import Contract, Mode
 from ..cards import Card
 from ..moves import Call
-from ..projects import baloot_holder, best_declaration
+from ..projects import baloot_holder, everyones_best_declarations
 from ..rulesets import Ruleset
 from ..state import playing_state
 from .policy import bits
@@ -68,19 +68,13 @@ def contract_value(
     total = 0.0
     for _ in range(samples):
         hands = _deal(hand, face_up, seat, recipient, rng)
-        declarations = []
-        for i in range(4):
-            s = (declarer + i) % 4
-            best = best_declaration(hands[s], mode)
-            if best:
-                declarations.append((s, best))
         state = playing_state(  # undoubled, the declarer leading (R25)
             ruleset=ruleset,
             contract=contract,
             hands=(hands[0], hands[1], hands[2], hands[3]),
             dealer=dealer,
             scores=scores,
-            declarations=tuple(declarations),
+            declarations=everyones_best_declarations(hands, declarer, mode),
             baloot_seat=baloot_holder(hands, trump),
         )
         total += Playout(state, seat % 2).value()

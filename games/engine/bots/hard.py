@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ..bidding import Contract, Ladder, Mode
 from ..moves import Bid, Declare, Double, DoubleCall, Move, Play
 from ..observation import Observation
-from ..projects import baloot_holder, best_declaration
+from ..projects import baloot_holder, everyones_best_declarations
 from ..rulesets import GAMERULES, Ruleset
 from ..state import GameState, Phase, first_leader, playing_state
 from . import easy
@@ -280,12 +280,6 @@ def _doubling_state(
     its best projects (R30)."""
     full = list(hands)
     full[knowledge.seat] = knowledge.own
-    declarations = []
-    for i in range(4):
-        seat = (contract.declarer + i) % 4
-        best = best_declaration(full[seat], contract.mode)
-        if best:
-            declarations.append((seat, best))
     ladder = Ladder(rung=None, queue=(), multiplier=multiplier, gahwa=gahwa, closed=locked)
     return playing_state(
         ruleset=ruleset,
@@ -296,7 +290,7 @@ def _doubling_state(
         target=obs.target,
         ladder=ladder,
         leader=first_leader(ruleset, contract, obs.dealer),
-        declarations=tuple(declarations),
+        declarations=everyones_best_declarations(full, contract.declarer, contract.mode),
         baloot_seat=baloot_holder(full, contract.trump),
     )
 

@@ -4,8 +4,10 @@ For each decision it deals the hidden cards many times consistently with its obs
 (``determinize``), plays every legal card on every deal to the end of the round (heuristic
 playouts, exact alpha-beta for the last three tricks) and picks the card with the best mean
 round-score margin for its team. The same deals are used for every candidate, which cancels
-most of the deal-to-deal noise between candidates. Bidding, doubling and declaring reuse the
-easy bot's rules of thumb.
+most of the deal-to-deal noise between candidates; it stops early once the best card is plain
+(``stopping.settled``). Each contract it could bid is valued by simulated deals
+(``bidsim.contract_value``) and called when it beats passing by a margin; doubling and
+declaring reuse the easy bot's rules of thumb.
 """
 
 from __future__ import annotations
