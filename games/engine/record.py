@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, card_str
@@ -26,10 +26,10 @@ from .codec import LIVE_PHASES, action_to_dict, move_from_dict, next_to_dict, ro
 from .commitment import deck_commitment
 from .errors import MalformedMove
 from .jsontext import dumps_indented, finished_round
-from .moves import PLAYS, Bid, Call, Move
+from .moves import PLAYS, Bid, Call, Double, DoubleCall, Move
 from .replay import ReplayRefused, replay_round
 from .rulesets import RULESETS, Ruleset
-from .state import GameState, Phase, RoundLog, new_match
+from .state import GameState, Phase, RoundLog, new_match, with_history
 
 __all__ = [
     "DEFAULT_RULESET",
@@ -158,9 +158,10 @@ def _parse_actions(
     problem with that one (None if there is none)."""
     parsed: list[tuple[int, Move]] = []
     append = parsed.append
-    plays, bids = _PLAY_ACTIONS, _BID_ACTIONS
+    plays, bids, doubles = _PLAY_ACTIONS, _BID_ACTIONS, _DOUBLE_ACTIONS
     for data in actions:
-        # Most actions are a card play or a suitless bid by a seat: looked up whole.
+        # Most actions are a card play, a suitless bid or a doubling call without a lock
+        # choice by a seat: looked up whole.
         if type(data) is dict:
             seat = data.get("seat")
             if type(seat) is int and 0 <= seat <= 3:
@@ -171,6 +172,9 @@ def _parse_actions(
                 elif kind == "bid" and data.get("suit") is None:
                     name = data.get("call")
                     table = bids[seat]
+                elif kind == "double" and "locked" not in data:
+                    name = data.get("call")
+                    table = doubles[seat]
                 else:
                     name = None
                 if type(name) is str and name in table:
@@ -183,8 +187,8 @@ def _parse_actions(
     return parsed, None
 
 
-# (seat, move) of every card play and suitless bid, by the name in the record (a card name or
-# a call), one table per seat.
+# (seat, move) of every card play, suitless bid and doubling call, by the name in the record
+# (a card name or a call), one table per seat.
 _CARDS_BY_NAME: dict[str, Card] = {card_str(c): c for c in range(32)}
 _Actions = dict[str, tuple[int, Move]]
 _PLAY_ACTIONS: tuple[_Actions, ...] = tuple(
@@ -192,6 +196,10 @@ _PLAY_ACTIONS: tuple[_Actions, ...] = tuple(
 )
 _BID_ACTIONS: tuple[_Actions, ...] = tuple(
     {call.value: (seat, Bid(call)) for call in Call} for seat in range(4)
+)
+# Without "locked", a doubling call is the call alone in every ruleset (codec.move_from_dict).
+_DOUBLE_ACTIONS: tuple[_Actions, ...] = tuple(
+    {call.value: (seat, Double(call)) for call in DoubleCall} for seat in range(4)
 )
 
 
@@ -286,11 +294,11 @@ def replay_state(record: object, *, rendered: bool = False) -> ReplayResult:
             break
         if state.history:
             logs.append(state.history[-1])
-            state = replace(state, history=())
+            state = with_history(state, ())
         if error is not None:  # a refused action or commitment: a record, but refused
             status = EXIT_REFUSED
             break
-    state = replace(state, history=tuple(logs))
+    state = with_history(state, tuple(logs))
     return ReplayResult(_output(rounds, state, error), status, state)
 
 

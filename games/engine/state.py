@@ -231,6 +231,15 @@ def new_match(
 _FULL_DECK = frozenset(range(32))
 
 
+def with_history(state: GameState, history: tuple[RoundLog, ...]) -> GameState:
+    """``state`` with another history (``dataclasses.replace`` without its cost: the record
+    replay swaps the history once per round)."""
+    d = _draft_of(state)
+    d.history = history
+    changed: GameState = seal(d, GameState)
+    return changed
+
+
 def start_round(state: GameState, deck: tuple[Card, ...] | list[Card]) -> GameState:
     """Deal ``deck`` (D[0..31], already shuffled by the caller) as R8 fixes it."""
     if state.phase is not _DEAL:

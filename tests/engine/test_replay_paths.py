@@ -218,6 +218,13 @@ _ACTIONS = [
         ("bid", {"call": ["pass"]}),
         ("bid", {"call": "nope"}),
         ("double", {"call": "double", "locked": True}),
+        ("double", {"call": "double", "locked": "yes"}),
+        ("double", {"call": "pass"}),
+        ("double", {"call": "gahwa"}),
+        ("double", {"call": "four", "locked": None}),
+        ("double", {"call": "nope"}),
+        ("double", {"call": 2}),
+        ("double", {}),
         ("sawa", {}),
         ("declare", {"projects": []}),
     )
