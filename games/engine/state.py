@@ -397,21 +397,28 @@ def apply_moves(state: GameState, moves: Iterable[tuple[int, Move]]) -> GameStat
     """``apply`` each (seat, move) in order, without making the states in between (a replay
     of a log or a record). Raises MovesRefused."""
     d = _draft_of(state)
+    # The round's log grows in a list meanwhile (each move's ``d.actions += ...`` then
+    # extends it instead of copying a tuple); _end_round and the end here make it a tuple.
+    d.actions = list(d.actions)
     index = 0
     try:
         for seat, move in moves:
-            if (
-                type(move) is Play
-                and d.phase is _PLAYING
-                and seat == (d.leader + len(d.trick)) & 3
-                and type(seat) is int
-            ):
-                _play(d, seat, move)  # as in apply: _advance's first case, without the call
+            if type(seat) is not int:
+                _advance(d, seat, move)  # refuses it
+            elif type(move) is Play and d.phase is _PLAYING:
+                if seat == (d.leader + len(d.trick)) & 3:
+                    _play(d, seat, move)  # as in apply: _advance's first case, without the call
+                else:
+                    _advance(d, seat, move)
+            elif type(move) is Bid and d.phase is _BIDDING and seat == d.bidding.queue[0]:
+                _bid(d, seat, move)  # _advance's second case, without the call
             else:
                 _advance(d, seat, move)
             index += 1
     except EngineError as error:
+        d.actions = tuple(d.actions)
         raise MovesRefused(seal(d, GameState), index, error) from error
+    d.actions = tuple(d.actions)
     done: GameState = seal(d, GameState)
     return done
 
@@ -755,7 +762,7 @@ def _end_round(
         number=d.round_no,
         dealer=d.dealer,
         deck=d.deck,
-        actions=d.actions,
+        actions=tuple(d.actions),  # a list while apply_moves runs
         contract=d.contract,
         multiplier=1 if ladder is None else ladder.multiplier,
         gahwa=ladder is not None and ladder.gahwa,
