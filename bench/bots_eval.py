@@ -188,9 +188,12 @@ def self_play(args: tuple[Setup, str, int, int]) -> Rates:
     key = setup.seed * 1_000_003 + 900_000 + index
     deck_rng = random.Random(key)
     rngs = [random.Random(key * 10 + s) for s in range(4)]
-    state = new_match(get_ruleset(setup.ruleset), dealer=index % 4, target=1_000_000)
+    ruleset = get_ruleset(setup.ruleset)
+    state = new_match(ruleset, dealer=index % 4, target=1_000_000)
     rates = Rates()
     while rates.rounds < rounds:
+        if state.phase is Phase.FINISHED:  # a Gahwa decided the match (R24): play on anew
+            state = new_match(ruleset, dealer=rates.rounds % 4, target=1_000_000)
         state = _play_round(state, _deck(deck_rng), (level, level), setup, rngs)
         rates.add(state.history[-1])
     return rates
