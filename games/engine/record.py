@@ -255,16 +255,20 @@ def replay_text(text: str | bytes) -> tuple[dict[str, Any], int]:
     return replay(record)
 
 
-def replay_json(text: str | bytes) -> tuple[str, int]:
+def replay_json(text: str | bytes, *, retain: list[object] | None = None) -> tuple[str, int]:
     """``replay_text`` as the command line prints it: the output object as indented JSON
     text (``json.dumps(output, indent=2)``, byte for byte), and the exit status. Complete
-    rounds are written straight from their logs (``jsontext.finished_round``)."""
+    rounds are written straight from their logs (``jsontext.finished_round``). ``retain``
+    receives the parsed record and the replay, for a caller that frees them later or never
+    (the command line exits without freeing them)."""
     try:
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:
         error = _error("malformed", f"not JSON: {exc}", None, None)
         return dumps_indented(_output([], None, error)), EXIT_NOT_A_RECORD
     result = replay_state(record, rendered=True)
+    if retain is not None:
+        retain += (record, result)
     return dumps_indented(result.output), result.status
 
 
