@@ -279,7 +279,8 @@ def main(argv: list[str] | None = None) -> None:
             half_rate = 1.96 * math.sqrt(rate * (1 - rate) / played)
             print(
                 f"  {'A match win rate':<34}{rate:>8.3f}   95% CI "
-                f"[{rate - half_rate:.3f}, {rate + half_rate:.3f}]   ({wins}/{played} won)"
+                f"[{max(0.0, rate - half_rate):.3f}, {min(1.0, rate + half_rate):.3f}]   "
+                f"({wins}/{played} won)"
             )
         levels = [level for level in ns.rates.split(",") if level]
         if levels:
