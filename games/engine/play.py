@@ -9,6 +9,8 @@ the bots' searches close millions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, Card, Suit, card_value
 
 LAST_TRICK_BONUS = 10  # R6
@@ -117,12 +119,32 @@ def trick_abnat(cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> int
 
 
 def close_trick(
-    cards: tuple[Card, ...], leader: int, trump: Suit | None, index: int
+    cards: Sequence[Card], leader: int, trump: Suit | None, index: int
 ) -> tuple[int, int]:
     """R27, R28, R6: (winning seat, abnat it collects) of the complete trick ``cards`` led by
     ``leader``; ``index`` is its 0-based number in the round (the last adds 10)."""
-    winner = (leader + trick_winner(cards, trump)) % 4
-    abnat = trick_abnat(cards, trump)
+    row = NO_TRUMP if trump is None else trump
+    return scored_trick(cards, leader, index, trump, TRICK_RANK[row], VALUES[row])
+
+
+def scored_trick(
+    cards: Sequence[Card],
+    leader: int,
+    index: int,
+    trump: Suit | None,
+    rank: tuple[int, ...],
+    values: tuple[int, ...],
+) -> tuple[int, int]:
+    """``close_trick`` with the contract's table rows already looked up (``TRICK_RANK[row]``,
+    ``VALUES[row]``), for the bots' playouts and endgame search, which close many tricks of
+    one contract: the highest trump, else the highest card of the led suit, takes it."""
+    led = cards[0] >> 3
+    best_index, best = 0, rank[cards[0]]
+    for i in (1, 2, 3):
+        c = cards[i]
+        if c >> 3 in (led, trump) and rank[c] > best:
+            best_index, best = i, rank[c]
+    abnat = values[cards[0]] + values[cards[1]] + values[cards[2]] + values[cards[3]]
     if index == TRICKS_PER_ROUND - 1:
         abnat += LAST_TRICK_BONUS
-    return winner, abnat
+    return (leader + best_index) & 3, abnat

@@ -21,13 +21,13 @@ from collections.abc import Callable
 
 from ..cards import Card, Suit
 from ..play import (
-    LAST_TRICK_BONUS,
     NO_TRUMP,
     TRICK_RANK,
     TRICKS_PER_ROUND,
     VALUES,
     legal_follow_mask,
     legal_lead_mask,
+    scored_trick,
 )
 
 # Transposition-table bounds.
@@ -177,7 +177,9 @@ class Endgame:
             hands[seat] = hand & ~(1 << card)
             trick.append(card)
             if len(trick) == 4:
-                winner, points = self._close(trick, leader, done)
+                winner, points = scored_trick(
+                    trick, leader, done, self.trump, self.rank, self.values
+                )
                 if winner & 1:
                     after = (abnat[0], abnat[1] + points), (counts[0], counts[1] + 1)
                 else:
@@ -207,19 +209,3 @@ class Endgame:
             else:
                 self.table[key] = (best, _EXACT)
         return best
-
-    def _close(self, trick: list[Card], leader: int, done: int) -> tuple[int, int]:
-        """R27, R28, R6 (play.close_trick on the tables): winning seat and abnat."""
-        rank = self.rank
-        led = trick[0] >> 3
-        trump = self.trump
-        best_index, best = 0, rank[trick[0]]
-        for i in (1, 2, 3):
-            c = trick[i]
-            if c >> 3 in (led, trump) and rank[c] > best:
-                best_index, best = i, rank[c]
-        values = self.values
-        points = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
-        if done == TRICKS_PER_ROUND - 1:
-            points += LAST_TRICK_BONUS
-        return (leader + best_index) & 3, points

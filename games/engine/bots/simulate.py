@@ -12,7 +12,7 @@ worth ``GAHWA_MARGIN``.
 from __future__ import annotations
 
 from ..cards import Card
-from ..play import LAST_TRICK_BONUS, NO_TRUMP, TRICK_RANK, TRICKS_PER_ROUND, VALUES
+from ..play import NO_TRUMP, TRICK_RANK, VALUES, scored_trick
 from ..state import GameState, score_state
 from .endgame import Endgame
 from .policy import heuristic_card
@@ -105,21 +105,8 @@ class Playout:
     def _close(
         self, trick: list[Card], leader: int, done: int, abnat: list[int], counts: list[int]
     ) -> int:
-        """Score a complete trick into ``abnat``/``counts``; return its winner (R27, R28, R6:
-        play.close_trick on the tables)."""
-        rank = self._rank
-        led = trick[0] >> 3
-        trump = self.trump
-        best_index, best = 0, rank[trick[0]]
-        for i in (1, 2, 3):
-            c = trick[i]
-            if c >> 3 in (led, trump) and rank[c] > best:
-                best_index, best = i, rank[c]
-        values = self._values
-        points = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
-        if done == TRICKS_PER_ROUND - 1:
-            points += LAST_TRICK_BONUS
-        winner = (leader + best_index) & 3
+        """Score a complete trick into ``abnat``/``counts``; return its winner."""
+        winner, points = scored_trick(trick, leader, done, self.trump, self._rank, self._values)
         abnat[winner & 1] += points
         counts[winner & 1] += 1
         return winner
