@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card, card_str
 from .codec import LIVE_PHASES, action_to_dict, move_from_dict, next_to_dict, round_to_dict
@@ -118,10 +118,11 @@ def _parse_header(record: object) -> _Header:
     return _Header(ruleset, dealer, (scores[0], scores[1]), target, rounds)
 
 
-@dataclass(frozen=True, slots=True)
-class _Round:
+class _Round(NamedTuple):
+    # A named tuple, not a dataclass: one is made per round of a record, and a frozen
+    # dataclass's __init__ costs several times a tuple's.
     deck: tuple[Card, ...]
-    deck_names: tuple[str, ...]
+    deck_names: list[str]
     actions: list[Any]
     salt: str | None
     commitment: str | None
@@ -145,10 +146,11 @@ def _parse_round(data: object, index: int) -> _Round:
     if not isinstance(actions, list):
         raise _NotARecord("actions must be a list", index)
     salt, commitment = data.get("salt"), data.get("commitment")
-    for key, value in (("salt", salt), ("commitment", commitment)):
-        if value is not None and not isinstance(value, str):
-            raise _NotARecord(f"{key} must be a string", index)
-    return _Round(deck, tuple(names), actions, salt, commitment)
+    if salt is not None and not isinstance(salt, str):
+        raise _NotARecord("salt must be a string", index)
+    if commitment is not None and not isinstance(commitment, str):
+        raise _NotARecord("commitment must be a string", index)
+    return _Round(deck, names, actions, salt, commitment)
 
 
 def _parse_actions(
@@ -161,25 +163,25 @@ def _parse_actions(
     plays, bids, doubles = _PLAY_ACTIONS, _BID_ACTIONS, _DOUBLE_ACTIONS
     for data in actions:
         # Most actions are a card play, a suitless bid or a doubling call without a lock
-        # choice by a seat: looked up whole.
-        if type(data) is dict:
-            seat = data.get("seat")
-            if type(seat) is int and 0 <= seat <= 3:
-                kind = data.get("type")
+        # choice by a seat: looked up whole, by subscripts (cheaper than ``dict.get`` calls).
+        # Anything else, a missing key or a name not in the table included, raises here and
+        # is parsed in full below; a try costs nothing until it catches.
+        try:
+            seat = data["seat"]
+            kind = data["type"]
+            if type(seat) is int and 0 <= seat <= 3:  # not a bool
                 if kind == "play":
-                    name = data.get("card")
-                    table = plays[seat]
-                elif kind == "bid" and data.get("suit") is None:
-                    name = data.get("call")
-                    table = bids[seat]
-                elif kind == "double" and "locked" not in data:
-                    name = data.get("call")
-                    table = doubles[seat]
-                else:
-                    name = None
-                if type(name) is str and name in table:
-                    append(table[name])
+                    append(plays[data["card"]][seat])
                     continue
+                if kind == "bid":
+                    if data.get("suit") is None:
+                        append(bids[data["call"]][seat])
+                        continue
+                elif kind == "double" and "locked" not in data:
+                    append(doubles[data["call"]][seat])
+                    continue
+        except (TypeError, KeyError, IndexError):
+            pass
         try:
             append(_parse_action(data, ruleset))
         except MalformedMove as problem:
@@ -188,19 +190,19 @@ def _parse_actions(
 
 
 # (seat, move) of every card play, suitless bid and doubling call, by the name in the record
-# (a card name or a call), one table per seat.
+# (a card name or a call), then by seat.
 _CARDS_BY_NAME: dict[str, Card] = {card_str(c): c for c in range(32)}
-_Actions = dict[str, tuple[int, Move]]
-_PLAY_ACTIONS: tuple[_Actions, ...] = tuple(
-    {card_str(c): (seat, PLAYS[c]) for c in range(32)} for seat in range(4)
-)
-_BID_ACTIONS: tuple[_Actions, ...] = tuple(
-    {call.value: (seat, Bid(call)) for call in Call} for seat in range(4)
-)
+_Actions = dict[str, tuple[tuple[int, Move], ...]]
+_PLAY_ACTIONS: _Actions = {
+    card_str(c): tuple((seat, PLAYS[c]) for seat in range(4)) for c in range(32)
+}
+_BID_ACTIONS: _Actions = {
+    call.value: tuple((seat, Bid(call)) for seat in range(4)) for call in Call
+}
 # Without "locked", a doubling call is the call alone in every ruleset (codec.move_from_dict).
-_DOUBLE_ACTIONS: tuple[_Actions, ...] = tuple(
-    {call.value: (seat, Double(call)) for call in DoubleCall} for seat in range(4)
-)
+_DOUBLE_ACTIONS: _Actions = {
+    call.value: tuple((seat, Double(call)) for seat in range(4)) for call in DoubleCall
+}
 
 
 def _parse_action(data: object, ruleset: Ruleset) -> tuple[int, Move]:

@@ -205,7 +205,7 @@ def test_dumps_indented_falls_back_on_shapes_it_does_not_template(value: Any) ->
 
 _ACTIONS = [
     {"seat": s, "type": t, **extra}
-    for s in (0, 3, 4, -1, True, "1", None)
+    for s in (0, 3, 4, -1, True, 1.0, "1", None)
     for t, extra in (
         ("play", {"card": "AS"}),
         ("play", {"card": "10H"}),
@@ -233,7 +233,7 @@ _ACTIONS = [
 
 @pytest.mark.parametrize("ruleset", [GAMERULES, SAUDI], ids=lambda r: r.name)
 def test_the_parser_lookups_parse_as_move_from_dict(ruleset: Ruleset) -> None:
-    for action in [*_ACTIONS, "x", 3, None, ["play"]]:
+    for action in [*_ACTIONS, {"type": "play", "card": "AS"}, {"seat": 0}, "x", 3, None, ["play"]]:
         try:
             expected: Any = _parse_action(action, ruleset)
         except MalformedMove as error:
