@@ -32,7 +32,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import Pool
 from typing import TypeVar
 
@@ -58,6 +58,14 @@ PEOPLE = {"redeal": 0.31, "failed_sun": 0.285, "failed_hokum": 0.159, "kaboot": 
 
 
 @dataclass(frozen=True)
+class Side:
+    """A level as it plays for one side: its hard bots' settings may differ from the other's."""
+
+    level: str
+    hard: HardConfig
+
+
+@dataclass(frozen=True)
 class Setup:
     a: str
     b: str
@@ -65,6 +73,12 @@ class Setup:
     hard: HardConfig
     seed: int
     ruleset: str = GAMERULES.name
+    # B's hard settings when they differ from A's (a variant of hard against hard).
+    b_hard: HardConfig | None = None
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        return Side(self.a, self.hard), Side(self.b, self.b_hard or self.hard)
 
 
 def _deck(rng: random.Random) -> list[int]:
@@ -73,13 +87,13 @@ def _deck(rng: random.Random) -> list[int]:
     return deck
 
 
-def _move(setup: Setup, level: str, state: GameState, seat: int, rng: random.Random) -> Move:
+def _move(setup: Setup, side: Side, state: GameState, seat: int, rng: random.Random) -> Move:
     return choose_move(
-        level,
+        side.level,
         observation(state, seat),
         rng,
         normal_config=setup.normal,
-        hard_config=setup.hard,
+        hard_config=side.hard,
         ruleset=state.ruleset,
     )
 
@@ -87,16 +101,16 @@ def _move(setup: Setup, level: str, state: GameState, seat: int, rng: random.Ran
 def _play_round(
     state: GameState,
     deck: list[int],
-    levels: tuple[str, str],
+    sides: tuple[Side, Side],
     setup: Setup,
     rngs: list[random.Random],
 ) -> GameState:
-    """Deal ``deck`` and play that one round (team 0 = levels[0], team 1 = levels[1])."""
+    """Deal ``deck`` and play that one round (team 0 = sides[0], team 1 = sides[1])."""
     state = start_round(state, deck)
     while state.phase not in (Phase.DEAL, Phase.FINISHED):
         seat = to_act(state)
         assert seat is not None
-        state = apply(state, seat, _move(setup, levels[seat % 2], state, seat, rngs[seat]))
+        state = apply(state, seat, _move(setup, sides[seat % 2], state, seat, rngs[seat]))
     return state
 
 
@@ -117,12 +131,13 @@ def duplicate_round(args: tuple[Setup, int]) -> DealResult:
     states = [new_match(ruleset, dealer=index % 4), new_match(ruleset, dealer=index % 4)]
     # The bots' randomness depends on the deal and the seat, never on who sits where.
     rngs = [[random.Random(key * 10 + s) for s in range(4)] for _ in range(2)]
-    levels = ((setup.a, setup.b), (setup.b, setup.a))  # A on team 0, then A on team 1
+    a, b = setup.sides
+    seatings = ((a, b), (b, a))  # A on team 0, then A on team 1
     decks = 0
     while True:
         deck = _deck(deck_rng)
         decks += 1
-        states = [_play_round(states[i], deck, levels[i], setup, rngs[i]) for i in (0, 1)]
+        states = [_play_round(states[i], deck, seatings[i], setup, rngs[i]) for i in (0, 1)]
         logs = [s.history[-1] for s in states]
         passed = [log.status is RoundStatus.REDEAL for log in logs]
         if all(passed) and decks < 20:
@@ -142,12 +157,13 @@ def duplicate_match(args: tuple[Setup, int]) -> tuple[int, int]:
     key = setup.seed * 1_000_003 + 500_000 + index
     wins = 0
     for a_team in (0, 1):
-        levels = (setup.a, setup.b) if a_team == 0 else (setup.b, setup.a)
+        a, b = setup.sides
+        sides = (a, b) if a_team == 0 else (b, a)
         deck_rng = random.Random(key)
         rngs = [random.Random(key * 10 + s) for s in range(4)]
         state = new_match(get_ruleset(setup.ruleset), dealer=index % 4)
         while state.phase is not Phase.FINISHED and state.round_no < 300:
-            state = _play_round(state, _deck(deck_rng), levels, setup, rngs)
+            state = _play_round(state, _deck(deck_rng), sides, setup, rngs)
         wins += state.winner == a_team
     return wins, 2
 
@@ -183,8 +199,10 @@ class Rates:
 
 
 def self_play(args: tuple[Setup, str, int, int]) -> Rates:
-    """Rates of ``rounds`` rounds of four ``level`` bots (chunk ``index`` of the run)."""
+    """Rates of ``rounds`` rounds of four ``level`` bots (chunk ``index`` of the run), hard
+    bots on A's settings."""
     setup, level, index, rounds = args
+    side = Side(level, setup.hard)
     key = setup.seed * 1_000_003 + 900_000 + index
     deck_rng = random.Random(key)
     rngs = [random.Random(key * 10 + s) for s in range(4)]
@@ -194,7 +212,7 @@ def self_play(args: tuple[Setup, str, int, int]) -> Rates:
     while rates.rounds < rounds:
         if state.phase is Phase.FINISHED:  # a Gahwa decided the match (R24): play on anew
             state = new_match(ruleset, dealer=rates.rounds % 4, target=1_000_000)
-        state = _play_round(state, _deck(deck_rng), (level, level), setup, rngs)
+        state = _play_round(state, _deck(deck_rng), (side, side), setup, rngs)
         rates.add(state.history[-1])
     return rates
 
@@ -223,10 +241,10 @@ def _run(pool: object, fn: Callable[[_Job], _Result], jobs: Iterable[_Job]) -> l
     return list(pool.imap_unordered(fn, jobs, chunksize=1))  # type: ignore[attr-defined]
 
 
-def _config(budget: float | None, samples: int | None, kind: type) -> object:
+def _config(budget: float | None, samples: int | None, kind: type, **extra: float) -> object:
     if samples is not None:
-        return kind(samples=samples)
-    return kind() if budget is None else kind(budget=budget)
+        return kind(samples=samples, **extra)
+    return kind(**extra) if budget is None else kind(budget=budget, **extra)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -241,17 +259,36 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--normal-samples", type=int, default=None, help="deals per card")
     parser.add_argument("--hard-budget", type=float, default=None, help="seconds per decision")
     parser.add_argument("--hard-samples", type=int, default=None, help="deals per card")
+    parser.add_argument(
+        "--hard-pass-margin",
+        type=float,
+        default=HardConfig().pass_margin,
+        help="points a hard bot's call must gain over passing",
+    )
+    parser.add_argument(
+        "--b-hard-pass-margin",
+        type=float,
+        default=None,
+        help="B's, where it differs (hard vs hard)",
+    )
     parser.add_argument("--ruleset", choices=sorted(RULESETS), default=GAMERULES.name)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     ns = parser.parse_args(argv)
     normal = _config(ns.normal_budget, ns.normal_samples, NormalConfig)
-    hard = _config(ns.hard_budget, ns.hard_samples, HardConfig)
+    hard = _config(ns.hard_budget, ns.hard_samples, HardConfig, pass_margin=ns.hard_pass_margin)
     assert isinstance(normal, NormalConfig) and isinstance(hard, HardConfig)
-    setup = Setup(a=ns.a, b=ns.b, normal=normal, hard=hard, seed=ns.seed, ruleset=ns.ruleset)
+    b_hard = None
+    if ns.b_hard_pass_margin is not None:
+        b_hard = replace(hard, pass_margin=ns.b_hard_pass_margin)
+    setup = Setup(
+        a=ns.a, b=ns.b, normal=normal, hard=hard, seed=ns.seed, ruleset=ns.ruleset, b_hard=b_hard
+    )
     print(
         f"{ns.ruleset}: A={ns.a} vs B={ns.b}; {ns.rounds} duplicate deals, {ns.matches} "
-        f"matches; normal {_describe(normal)}, hard {_describe(hard)}; seed {ns.seed}; "
+        f"matches; normal {_describe(normal)}, hard {_describe(hard)}"
+        + (f" (B's hard: {_describe(b_hard)})" if b_hard else "")
+        + f"; seed {ns.seed}; "
         f"{ns.workers} workers"
     )
     start = time.perf_counter()
@@ -311,9 +348,14 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _describe(config: NormalConfig | HardConfig) -> str:
-    if config.samples is not None:
-        return f"{config.samples} deals/card"
-    return f"{config.budget:g} s budget"
+    text = (
+        f"{config.samples} deals/card"
+        if config.samples is not None
+        else f"{config.budget:g} s budget"
+    )
+    if isinstance(config, HardConfig) and config.pass_margin:
+        text += f", pass margin {config.pass_margin:g}"
+    return text
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 
 from ..bidding import Contract, Ladder, Mode
-from ..moves import Bid, Declare, Double, DoubleCall, Move, Play
+from ..moves import Bid, Call, Declare, Double, DoubleCall, Move, Play
 from ..observation import Observation
 from ..projects import baloot_holder, everyones_best_declarations
 from ..rulesets import GAMERULES, Ruleset
@@ -61,6 +61,8 @@ class HardConfig:
     # this many deals per option (fewer when the budget runs out).
     bid_samples: int = 64
     double_samples: int = 64
+    # A call must beat passing by this much (mean round-score margin) to be made.
+    pass_margin: float = 0.0
     # A raise must gain this much (mean round-score margin) over staying put.
     double_margin: float = 1.5
     # Gahwa (the round decides the match) only with at least this chance of taking the round.
@@ -311,6 +313,11 @@ def choose_bid(obs: Observation, rng: random.Random, config: HardConfig, ruleset
         samples=config.bid_samples if config.samples is not None else None,
         budget=config.budget,
     )
+    if config.pass_margin:
+        values = [
+            v + config.pass_margin if bid.call is Call.PASS else v
+            for bid, v in zip(legal, values, strict=True)
+        ]
     best = max(values)
     # Equal values (the same contract reached either way, or nothing gained): the first, which
     # is the pass where passing is open.

@@ -244,6 +244,36 @@ def test_the_auction_values_a_strong_hokum_above_passing_and_a_weak_hand_below()
     assert weak_values[0] > weak_values[1] and weak_values[0] > weak_values[2]
 
 
+def test_a_pass_margin_passes_a_call_that_gains_less_than_it() -> None:
+    strong = dealt(
+        {
+            1: "JH 9H AH AS AD 10H KH 7H",
+            2: "7S 8S 9S 7D 8D QS JS 10S",
+            3: "KS QD 9D 10D JD QH 8H 7C",
+            0: "AC KC QC JC 10C 9C 8C KD",
+        },
+        face_up="7H",
+        recipient=1,
+    )
+    obs = observation(strong, 1)
+    legal = [m for m in obs.legal_moves if isinstance(m, Bid)]
+    # choose_bid values the calls on the same deals (the same rng, bid_samples of them).
+    values = call_values(obs, legal, random.Random(5), GAMERULES, samples=40, budget=0)
+    passing = values[legal.index(Bid(Call.PASS))]
+    gain = max(values) - passing
+    assert gain > 1  # the hand is worth a call
+
+    def bid(margin: float) -> Bid:
+        config = HardConfig(samples=4, bid_samples=40, pass_margin=margin)
+        move = hard.choose(obs, random.Random(5), config, GAMERULES)
+        assert isinstance(move, Bid)
+        return move
+
+    assert bid(0).call is not Call.PASS
+    assert bid(gain - 0.5).call is not Call.PASS
+    assert bid(gain + 0.5) == Bid(Call.PASS)
+
+
 def test_fixed_samples_make_the_hard_bot_deterministic() -> None:
     for state in random_states(9, 4):
         if state.phase is Phase.PLAYING and len(state.tricks) == 2:
