@@ -353,7 +353,7 @@ def _describe(config: NormalConfig | HardConfig) -> str:
         if config.samples is not None
         else f"{config.budget:g} s budget"
     )
-    if isinstance(config, HardConfig) and config.pass_margin:
+    if isinstance(config, HardConfig):
         text += f", pass margin {config.pass_margin:g}"
     return text
 

@@ -78,7 +78,7 @@ def test_b_plays_on_its_own_hard_settings_in_both_seatings(monkeypatch: pytest.M
         normal=SETUP.normal,
         hard=HardConfig(samples=1, bid_samples=2, double_samples=2, pass_margin=3.0),
         seed=3,
-        b_hard=HardConfig(samples=1, bid_samples=2, double_samples=2),
+        b_hard=HardConfig(samples=1, bid_samples=2, double_samples=2, pass_margin=0.0),
     )
     seatings: list[tuple[float, float]] = []  # (team 0's, team 1's pass margin) per round
     decisions: list[tuple[tuple[float, float], int, float]] = []
