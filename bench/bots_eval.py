@@ -19,6 +19,9 @@ Rates: self-play of four bots of one level, with the rates of redeals, failed Su
 contracts, kaboots and doubled rounds, next to people's, from 1,095 rounds logged on
 Kammelna (rules.md, source S-KAM).
 
+A variant of the hard bot plays against the hard bot with ``--a hard --b hard`` and a setting
+for B alone (``--b-hard-pass-margin``, against A's ``--hard-pass-margin``).
+
 Bots decide on a time budget (``--normal-budget``, ``--hard-budget``, in seconds) or on a fixed
 number of deals (``--normal-samples``, ``--hard-samples``: reproducible); work is spread over
 processes, so the budgets are kept on a loaded machine too (every bot thinks under the same
