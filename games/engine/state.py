@@ -34,10 +34,8 @@ from .errors import EngineError, IllegalMove, MalformedMove
 from .moves import PLAYS, SAWA, Bid, Declare, Double, Move, Play, Project, Sawa
 from .play import (
     LAST_TRICK_BONUS,
-    NO_TRUMP,
-    TRICK_RANK,
     TRICKS_PER_ROUND,
-    VALUES,
+    close_trick,
     legal_follow_mask,
     legal_lead_mask,
     refusal_code,
@@ -601,23 +599,11 @@ def _play(d: Draft, seat: int, move: Play) -> None:
     if len(trick) < 4:
         d.trick = trick
         return
-    # R27 (play.trick_winner, inlined): the highest trump, else the highest card of the led
-    # suit, takes the trick.
-    row = NO_TRUMP if trump is None else trump
-    rank = TRICK_RANK[row]
-    led = trick[0] >> 3
-    best_index, best = 0, rank[trick[0]]
-    for i in (1, 2, 3):
-        c = trick[i]
-        if c >> 3 in (led, trump) and rank[c] > best:
-            best_index, best = i, rank[c]
+    # R27, R28, R6: the one definition of who takes a trick and what it is worth.
+    done = len(d.tricks)
     leader = d.leader
-    winner = (leader + best_index) & 3
-    values = VALUES[row]
-    abnat = values[trick[0]] + values[trick[1]] + values[trick[2]] + values[trick[3]]
-    last = len(d.tricks) == TRICKS_PER_ROUND - 1
-    if last:
-        abnat += LAST_TRICK_BONUS  # R6
+    winner, abnat = close_trick(trick, leader, trump, done)
+    last = done == TRICKS_PER_ROUND - 1
     a, b = d.abnat
     n0, n1 = d.trick_counts
     if winner & 1:
