@@ -159,8 +159,8 @@ def duplicate_match(args: tuple[Setup, int]) -> tuple[int, int]:
     setup, index = args
     key = setup.seed * 1_000_003 + 500_000 + index
     wins = 0
+    a, b = setup.sides
     for a_team in (0, 1):
-        a, b = setup.sides
         sides = (a, b) if a_team == 0 else (b, a)
         deck_rng = random.Random(key)
         rngs = [random.Random(key * 10 + s) for s in range(4)]

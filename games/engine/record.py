@@ -173,11 +173,10 @@ def _parse_actions(
                 if kind == "play":
                     append(plays[data["card"]][seat])
                     continue
-                if kind == "bid":
-                    if data.get("suit") is None:
-                        append(bids[data["call"]][seat])
-                        continue
-                elif kind == "double" and "locked" not in data:
+                if kind == "bid" and data.get("suit") is None:
+                    append(bids[data["call"]][seat])
+                    continue
+                if kind == "double" and "locked" not in data:
                     append(doubles[data["call"]][seat])
                     continue
         except (TypeError, KeyError, IndexError):

@@ -211,9 +211,10 @@ def test_the_endgame_search_is_exact(ruleset: Ruleset) -> None:
     assert compared > 15
 
 
-def test_the_auction_values_a_strong_hokum_above_passing_and_a_weak_hand_below() -> None:
-    # Dealer 0; seat 1 opens, face-up 7H. The first five cards of each hand are the dealt ones.
-    strong = dealt(
+def strong_hokum_opening() -> GameState:
+    """Dealer 0; seat 1 opens holding the J, 9 and A of the face-up 7H's suit (the first five
+    cards of each hand are the dealt ones)."""
+    return dealt(
         {
             1: "JH 9H AH AS AD 10H KH 7H",
             2: "7S 8S 9S 7D 8D QS JS 10S",
@@ -223,6 +224,10 @@ def test_the_auction_values_a_strong_hokum_above_passing_and_a_weak_hand_below()
         face_up="7H",
         recipient=1,
     )
+
+
+def test_the_auction_values_a_strong_hokum_above_passing_and_a_weak_hand_below() -> None:
+    strong = strong_hokum_opening()
     weak = dealt(
         {
             1: "7S 8S 7D 8D 7C 10H KH 7H",
@@ -245,16 +250,7 @@ def test_the_auction_values_a_strong_hokum_above_passing_and_a_weak_hand_below()
 
 
 def test_a_pass_margin_passes_a_call_that_gains_less_than_it() -> None:
-    strong = dealt(
-        {
-            1: "JH 9H AH AS AD 10H KH 7H",
-            2: "7S 8S 9S 7D 8D QS JS 10S",
-            3: "KS QD 9D 10D JD QH 8H 7C",
-            0: "AC KC QC JC 10C 9C 8C KD",
-        },
-        face_up="7H",
-        recipient=1,
-    )
+    strong = strong_hokum_opening()
     obs = observation(strong, 1)
     legal = [m for m in obs.legal_moves if isinstance(m, Bid)]
     # choose_bid values the calls on the same deals (the same rng, bid_samples of them).
