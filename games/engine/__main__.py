@@ -57,12 +57,12 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         try:
             if args.compact:
                 output, status = replay_text(text)
-                printed = json.dumps(output)
+                printed = json.dumps(output) + "\n"
             else:
-                printed, status = replay_json(text, retain=_LEFT_TO_EXIT)
+                printed, status = replay_json(text, retain=_LEFT_TO_EXIT, end="\n")
         finally:
             gc.enable()
-        out.write(printed + "\n")  # one write of the whole text
+        out.write(printed)  # one write of the whole text
         return status
     out.write((json.dumps(output) if args.compact else dumps_indented(output)) + "\n")
     return status

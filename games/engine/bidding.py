@@ -13,7 +13,7 @@ from typing import Any
 from .cards import ACE, Suit
 from .drafts import draft_class, fast_init, new_draft
 from .errors import IllegalMove
-from .moves import Bid, Call, Double, DoubleCall
+from .moves import BIDS, DOUBLES, Bid, Call, Double, DoubleCall
 from .rulesets import Ruleset
 
 
@@ -115,13 +115,13 @@ def may_ashkal(bidding: Bidding, seat: int, ruleset: Ruleset, face_up: int | Non
 
 
 # The calls of each stage, made once: legal-move lists hand out these objects.
-_PASS, _HOKUM, _SUN, _ASHKAL = (Bid(c) for c in (Call.PASS, Call.HOKUM, Call.SUN, Call.ASHKAL))
+_PASS, _HOKUM, _SUN, _ASHKAL = (BIDS[c, None] for c in Call)  # in Call's order
 _OPENING = ((_PASS, _HOKUM, _SUN), (_PASS, _HOKUM, _SUN, _ASHKAL))  # [may Ashkal]
 _ANSWER = ((_PASS, _SUN), (_PASS, _SUN, _ASHKAL))
 _CONFIRM = (_HOKUM, _SUN)  # R13: exactly these two, no Ashkal
 # R17: Sun, or Hokum in a suit other than the face-up one; indexed by the face-up suit.
 _CHOOSE = tuple(
-    (_SUN, *(Bid(Call.HOKUM, suit) for suit in range(4) if suit != face)) for face in range(4)
+    (_SUN, *(BIDS[Call.HOKUM, suit] for suit in range(4) if suit != face)) for face in range(4)
 )
 
 
@@ -340,11 +340,11 @@ def ladder_legal(ladder: Ladder, contract: Contract, ruleset: Ruleset) -> list[D
 # Per rung, [the caller chooses the lock]: the calls ``ladder_legal`` lists, made once.
 _LADDER_CALLS = {
     rung: (
-        (Double(DoubleCall.PASS), Double(DoubleCall(rung.value))),
+        (DOUBLES[DoubleCall.PASS, None], DOUBLES[DoubleCall(rung.value), None]),
         (
-            Double(DoubleCall.PASS),
-            Double(DoubleCall(rung.value), locked=False),
-            Double(DoubleCall(rung.value), locked=True),
+            DOUBLES[DoubleCall.PASS, None],
+            DOUBLES[DoubleCall(rung.value), False],
+            DOUBLES[DoubleCall(rung.value), True],
         ),
     )
     for rung in Rung
@@ -358,8 +358,8 @@ def normalize_double(
     (S10; absent means open), None everywhere else, where it is ignored (S11)."""
     raising = ladder.rung is not None and double.call.value == ladder.rung.value
     if raising and _chooses_lock(ladder.rung, contract, ruleset):
-        return Double(double.call, locked=bool(double.locked))
-    return Double(double.call)
+        return DOUBLES[double.call, bool(double.locked)]
+    return DOUBLES[double.call, None]
 
 
 def ladder_locked(ladder: Ladder, contract: Contract, ruleset: Ruleset) -> bool:

@@ -24,6 +24,7 @@ from .bidding import Bidding, Contract, Ladder, Mode, Rung, Stage
 from .cards import Card, card_names, card_str, cards_of, parse_card, parse_suit, suit_str
 from .errors import MalformedMove
 from .moves import (
+    BIDS,
     PLAYS,
     Bid,
     Call,
@@ -97,7 +98,7 @@ def project_from_dict(data: object) -> Project:
 
 # The moves most actions are, by their names: a replay parses tens of thousands of them.
 _PLAYS_BY_NAME: dict[str, Move] = {card_str(c): PLAYS[c] for c in range(32)}
-_BIDS_BY_CALL: dict[str, Move] = {call.value: Bid(call) for call in Call}
+_BIDS_BY_CALL: dict[str, Move] = {call.value: BIDS[call, None] for call in Call}
 
 
 def move_from_dict(data: object, ruleset: Ruleset = GAMERULES) -> Move:

@@ -61,12 +61,17 @@ class Rendered(str):
     __slots__ = ()
 
 
-def dumps_indented(value: Any) -> str:
-    """``json.dumps(value, indent=2)``, where a round of the output's ``rounds`` may be a
-    ``Rendered`` text (anything else is the plain JSON value it is)."""
+def dumps_indented(value: Any, end: str = "") -> str:
+    """``json.dumps(value, indent=2) + end``, where a round of the output's ``rounds`` may be
+    a ``Rendered`` text (anything else is the plain JSON value it is)."""
     if type(value) is dict and "rounds" in value:
-        return _output(value)
-    return json.dumps(value, indent=2)
+        # The pieces are joined once: on a long record the text is tens of megabytes, and
+        # every concatenation of it would be another copy and another fresh allocation for
+        # the kernel to fault in page by page.
+        pieces = _output(value)
+        pieces.append(end)
+        return "".join(pieces)
+    return json.dumps(value, indent=2) + end
 
 
 def _generic(value: Any, depth: int) -> str:
@@ -106,15 +111,23 @@ def _items(pairs: list[str], depth: int, open_: str, close: str) -> str:
     return f"{open_}\n{pad}" + f",\n{pad}".join(pairs) + f"\n{_PAD[depth]}{close}"
 
 
-def _output(output: dict[str, Any]) -> str:
-    pairs = []
+def _output(output: dict[str, Any]) -> list[str]:
+    """The pieces of the output's text, in order (at least one key: it has ``rounds``)."""
+    pieces: list[str] = []
+    separator = "{\n  "
     for key, value in output.items():
-        if key == "rounds" and type(value) is list:
-            text = _items([_round(r) for r in value], 1, "[", "]")
+        pieces += (separator, encode_basestring_ascii(key), ": ")
+        separator = ",\n  "
+        if key == "rounds" and type(value) is list and value:
+            opening = "[\n    "
+            for round_ in value:
+                pieces += (opening, _round(round_))
+                opening = ",\n    "
+            pieces.append("\n  ]")
         else:
-            text = _generic(value, 1)
-        pairs.append(f"{encode_basestring_ascii(key)}: {text}")
-    return _items(pairs, 0, "{", "}")
+            pieces.append(_generic(value, 1))
+    pieces.append("\n}")
+    return pieces
 
 
 def _round(round_: Any) -> str:  # at depth 2
@@ -262,7 +275,7 @@ def _declared(declared: Any) -> str:  # a list of {seat, kind, cards}, at depth 
 # making the dictionaries first: a long record is mostly complete rounds. The tests compare the
 # two on every round they replay.
 
-_CARD_LINE = tuple(f'\n            "{card_str(c)}"' for c in range(32))  # at depth 6
+_CARD_NAMES = tuple(card_str(c) for c in range(32))
 _JSON = {None: "null", False: "false", True: "true"}
 
 
@@ -291,14 +304,17 @@ def finished_round(log: RoundLog, *, with_sawa: bool) -> Rendered:
             "      }"
         )
     if log.tricks:
-        lines = _CARD_LINE
+        # A trick in a log is complete: its four cards are written by one template.
+        n = _CARD_NAMES
         tricks_text = (
             "[\n        "
             + ",\n        ".join(
                 [
                     "{\n"
                     f'          "leader": {t.leader},\n'
-                    f'          "cards": [{",".join([lines[c] for c in t.cards])}\n          ],\n'
+                    f'          "cards": [\n            "{n[t.cards[0]]}",\n'
+                    f'            "{n[t.cards[1]]}",\n            "{n[t.cards[2]]}",\n'
+                    f'            "{n[t.cards[3]]}"\n          ],\n'
                     f'          "winner": {t.winner},\n'
                     f'          "abnat": {t.abnat}\n'
                     "        }"

@@ -80,6 +80,15 @@ class Sawa:
 Move = Bid | Double | Declare | Play | Sawa
 
 
-# One object per card play: legal move lists hand these out instead of making new ones.
+# One object per card play, call and doubling call: legal move lists hand these out and the
+# record parser returns them, instead of making new ones. A move checked against a list of
+# legal ones is then found by identity, before any dataclass ``__eq__`` runs.
 PLAYS: tuple[Play, ...] = tuple(Play(card) for card in range(32))
+BIDS: dict[tuple[Call, int | None], Bid] = {
+    **{(call, None): Bid(call) for call in Call},
+    **{(Call.HOKUM, suit): Bid(Call.HOKUM, suit) for suit in range(4)},  # R17's choice
+}
+DOUBLES: dict[tuple[DoubleCall, bool | None], Double] = {
+    (call, locked): Double(call, locked) for call in DoubleCall for locked in (None, False, True)
+}
 SAWA = Sawa()

@@ -26,7 +26,7 @@ from .codec import LIVE_PHASES, action_to_dict, move_from_dict, next_to_dict, ro
 from .commitment import deck_commitment
 from .errors import MalformedMove
 from .jsontext import dumps_indented, finished_round
-from .moves import PLAYS, Bid, Call, Double, DoubleCall, Move
+from .moves import BIDS, DOUBLES, PLAYS, Call, DoubleCall, Move
 from .replay import ReplayRefused, replay_round
 from .rulesets import RULESETS, Ruleset
 from .state import GameState, Phase, RoundLog, new_match, with_history
@@ -164,16 +164,18 @@ def _parse_actions(
     for data in actions:
         # Most actions are a card play, a suitless bid or a doubling call without a lock
         # choice by a seat: looked up whole, by subscripts (cheaper than ``dict.get`` calls).
-        # Anything else, a missing key or a name not in the table included, raises here and
-        # is parsed in full below; a try costs nothing until it catches.
+        # Anything else, a missing key, a seat above 3 or a name not in the tables included,
+        # raises here and is parsed in full below; a try costs nothing until it catches. The
+        # seat is checked first and by ``type`` (a bool is not a seat, and True would index
+        # seat 1), and only against 0: a single comparison, where a chained one costs more.
         try:
             seat = data["seat"]
-            kind = data["type"]
-            if type(seat) is int and 0 <= seat <= 3:  # not a bool
+            if type(seat) is int and seat >= 0:
+                kind = data["type"]
                 if kind == "play":
                     append(plays[data["card"]][seat])
                     continue
-                if kind == "bid" and data.get("suit") is None:
+                if kind == "bid" and "suit" not in data:
                     append(bids[data["call"]][seat])
                     continue
                 if kind == "double" and "locked" not in data:
@@ -196,11 +198,11 @@ _PLAY_ACTIONS: _Actions = {
     card_str(c): tuple((seat, PLAYS[c]) for seat in range(4)) for c in range(32)
 }
 _BID_ACTIONS: _Actions = {
-    call.value: tuple((seat, Bid(call)) for seat in range(4)) for call in Call
+    call.value: tuple((seat, BIDS[call, None]) for seat in range(4)) for call in Call
 }
 # Without "locked", a doubling call is the call alone in every ruleset (codec.move_from_dict).
 _DOUBLE_ACTIONS: _Actions = {
-    call.value: tuple((seat, Double(call)) for seat in range(4)) for call in DoubleCall
+    call.value: tuple((seat, DOUBLES[call, None]) for seat in range(4)) for call in DoubleCall
 }
 
 
@@ -256,9 +258,12 @@ def replay_text(text: str | bytes) -> tuple[dict[str, Any], int]:
     return replay(record)
 
 
-def replay_json(text: str | bytes, *, retain: list[object] | None = None) -> tuple[str, int]:
+def replay_json(
+    text: str | bytes, *, retain: list[object] | None = None, end: str = ""
+) -> tuple[str, int]:
     """``replay_text`` as the command line prints it: the output object as indented JSON
-    text (``json.dumps(output, indent=2)``, byte for byte), and the exit status. Complete
+    text (``json.dumps(output, indent=2)``, byte for byte) followed by ``end``, and the exit
+    status. Complete
     rounds are written straight from their logs (``jsontext.finished_round``). ``retain``
     receives the parsed record and the replay, for a caller that frees them later or never
     (the command line exits without freeing them)."""
@@ -266,11 +271,11 @@ def replay_json(text: str | bytes, *, retain: list[object] | None = None) -> tup
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:
         error = _error("malformed", f"not JSON: {exc}", None, None)
-        return dumps_indented(_output([], None, error)), EXIT_NOT_A_RECORD
+        return dumps_indented(_output([], None, error), end), EXIT_NOT_A_RECORD
     result = replay_state(record, rendered=True)
     if retain is not None:
         retain += (record, result)
-    return dumps_indented(result.output), result.status
+    return dumps_indented(result.output, end), result.status
 
 
 def replay_state(record: object, *, rendered: bool = False) -> ReplayResult:

@@ -7,7 +7,7 @@ round's shuffled deck (``start_round``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -34,11 +34,15 @@ from .errors import EngineError, IllegalMove, MalformedMove
 from .moves import PLAYS, SAWA, Bid, Declare, Double, Move, Play, Project, Sawa
 from .play import (
     LAST_TRICK_BONUS,
+    NO_TRUMP,
+    TRICK_RANK,
     TRICKS_PER_ROUND,
+    VALUES,
     close_trick,
     legal_follow_mask,
     legal_lead_mask,
     refusal_code,
+    scored_trick,
 )
 from .projects import baloot_holder, baloot_pair, validate_declaration
 from .rulesets import GAMERULES, Ruleset
@@ -399,19 +403,23 @@ def apply_moves(state: GameState, moves: Iterable[tuple[int, Move]]) -> GameStat
     # extends it instead of copying a tuple); _end_round and the end here make it a tuple.
     d.actions = list(d.actions)
     index = 0
+    actions = iter(moves)
     try:
-        for seat, move in moves:
-            if type(seat) is not int:
-                _advance(d, seat, move)  # refuses it
-            elif type(move) is Play and d.phase is _PLAYING:
-                if seat == (d.leader + len(d.trick)) & 3:
-                    _play(d, seat, move)  # as in apply: _advance's first case, without the call
-                else:
-                    _advance(d, seat, move)
+        for seat, move in actions:
+            if type(move) is Play and d.phase is _PLAYING and type(seat) is int:
+                # The card plays that follow, up to the first that is not a legal play.
+                played, pending = _play_run(d, seat, move, actions)
+                index += played
+                if pending is None:
+                    continue
+                if isinstance(pending, EngineError):
+                    raise pending  # from the moves' iterator, at its own index
+                seat, move = pending  # _advance refuses it, or makes a declaration or Sawa
             elif type(move) is Bid and d.phase is _BIDDING and seat == d.bidding.queue[0]:
                 _bid(d, seat, move)  # _advance's second case, without the call
-            else:
-                _advance(d, seat, move)
+                index += 1
+                continue
+            _advance(d, seat, move)
             index += 1
     except EngineError as error:
         d.actions = tuple(d.actions)
@@ -419,6 +427,100 @@ def apply_moves(state: GameState, moves: Iterable[tuple[int, Move]]) -> GameStat
     d.actions = tuple(d.actions)
     done: GameState = seal(d, GameState)
     return done
+
+
+def _play_run(
+    d: Draft, seat: int, move: Play, moves: Iterator[tuple[int, Move]]
+) -> tuple[int, tuple[int, Move] | EngineError | None]:
+    """``_play`` for ``move`` and each card play after it in ``moves``, with the play phase
+    held in local variables meanwhile (a replay is mostly runs of plays, and ``_play`` reads
+    and rebuilds the draft's tuples at every card). Stops before the first move that is not
+    a legal play by the seat to act, which it returns for the caller to apply or refuse, or
+    after the round's last trick; an EngineError raised by ``moves`` is returned in its
+    place. Returns (plays made, that move or error, or None when ``moves`` ran out).
+
+    The rules are ``_play``'s, and only its accepting path: anything it would refuse is left
+    to ``_advance``, which refuses it. The tests hold the two to the same states."""
+    contract = d.contract
+    trump = contract.trump
+    row = NO_TRUMP if trump is None else trump
+    ranks, values = TRICK_RANK[row], VALUES[row]
+    compulsory = trump is not None and d.ruleset.compulsory_trumping
+    ladder = d.ladder
+    # R23: only a doubled Hokum can be locked; the ladder is settled once play starts.
+    lock = trump is not None and ladder is not None and ladder.multiplier != 1 and d.locked
+    baloot_seat = d.baloot_seat if trump is not None else None
+    pair = baloot_pair(trump) if trump is not None else 0
+    hands = list(d.hands)
+    trick = d.trick
+    leader = d.leader
+    tricks = d.tricks
+    abnat_a, abnat_b = d.abnat
+    count_a, count_b = d.trick_counts
+    log = d.actions
+    played = 0
+    pending: tuple[int, Move] | EngineError | None = None
+    try:
+        while True:
+            if seat != (leader + len(trick)) & 3:  # also any int that is not a seat
+                pending = (seat, move)
+                break
+            card = move.card
+            bit = 1 << card
+            hand = hands[seat]
+            if trick:
+                if compulsory:
+                    legal = legal_follow_mask(hand, trick, trump, True)
+                else:
+                    legal = hand & SUIT_MASK[trick[0] >> 3] or hand  # R26
+            else:
+                legal = legal_lead_mask(hand, trump, True) if lock else hand
+            if not legal & bit:  # not held, or held and not legal: _advance refuses it
+                pending = (seat, move)
+                break
+            hand ^= bit
+            hands[seat] = hand
+            log.append(_SEAT_PLAYS[seat][card])
+            played += 1
+            if seat == baloot_seat and bit & pair and not hand & pair:
+                d.baloot_announced = True  # R32: the second of the trump K and Q
+            trick += (card,)
+            if len(trick) == 4:
+                # R27, R28, R6: scored_trick is close_trick with the rows looked up.
+                done = len(tricks)
+                winner, abnat = scored_trick(trick, leader, done, trump, ranks, values)
+                if winner & 1:
+                    abnat_b += abnat
+                    count_b += 1
+                else:
+                    abnat_a += abnat
+                    count_a += 1
+                tricks += (_trick(leader, trick, winner, abnat),)
+                trick = ()
+                leader = winner
+                if done == TRICKS_PER_ROUND - 1:
+                    break
+            try:
+                seat, following = next(moves)
+            except StopIteration:
+                break
+            except EngineError as error:
+                pending = error
+                break
+            if type(following) is not Play or type(seat) is not int:
+                pending = (seat, following)
+                break
+            move = following
+    finally:
+        d.hands = (hands[0], hands[1], hands[2], hands[3])
+        d.trick = trick
+        d.tricks = tricks
+        d.leader = leader
+        d.abnat = (abnat_a, abnat_b)
+        d.trick_counts = (count_a, count_b)
+    if len(tricks) == TRICKS_PER_ROUND:
+        _end_round(d, score_state(d))
+    return played, pending
 
 
 # --- Moves, on a draft --------------------------------------------------------------------

@@ -15,14 +15,16 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from games.engine import GAMERULES, SAUDI, Declare, Ruleset, Sawa
+from games.engine import GAMERULES, SAUDI, Declare, Play, Ruleset, Sawa
 from games.engine.codec import move_from_dict
 from games.engine.errors import EngineError, MalformedMove
 from games.engine.jsontext import dumps_indented
+from games.engine.moves import PLAYS
 from games.engine.observation import observation
 from games.engine.record import (
     _parse_action,
@@ -264,6 +266,131 @@ def _before(log: Any) -> tuple[int, int]:
         log.scores_after[0] - log.result.points[0],
         log.scores_after[1] - log.result.points[1],
     )
+
+
+def _play_cuts(log: Any, rng: random.Random) -> list[int]:
+    """A few indexes of ``log``'s actions inside its play phase (after the last call)."""
+    first_play = next(i for i, (_, m) in enumerate(log.actions) if isinstance(m, Play))
+    return rng.sample(range(first_play, len(log.actions)), 3)
+
+
+def test_apply_moves_refuses_every_play_apply_refuses_in_the_middle_of_the_play() -> None:
+    """``apply_moves`` runs through consecutive card plays without ``_play``: every card by
+    the seat to act, the next seat and ints and bools that are not seats, at points inside
+    the play of Sun, Hokum, locked and Saudi rounds, is refused or accepted as ``apply``
+    does, and the plays after an accepted one go on from the same state."""
+    rng = random.Random(11)
+    refused = accepted = 0
+    for seed in range(8):
+        for ruleset in (GAMERULES, SAUDI):
+            final = _random_match(seed, ruleset)
+            for log in final.history[:6]:
+                if not log.tricks:
+                    continue
+                dealt = start_round(
+                    new_match(ruleset, dealer=log.dealer, scores=_before(log)), log.deck
+                )
+                for cut in _play_cuts(log, rng):
+                    before = apply_moves(dealt, log.actions[:cut])
+                    seat = to_act(before)
+                    assert seat is not None
+                    for probe in (seat, (seat + 1) % 4, 4, -1, True):
+                        for move in PLAYS:
+                            moves = [*log.actions[:cut], (probe, move)]
+                            try:
+                                after = apply(before, probe, move)
+                            except EngineError as error:
+                                with pytest.raises(MovesRefused) as stopped:
+                                    apply_moves(dealt, moves)
+                                assert stopped.value.index == cut
+                                assert stopped.value.state == before
+                                assert stopped.value.error.code == error.code
+                                refused += 1
+                                continue
+                            assert apply_moves(dealt, moves) == after
+                            # The log's own next moves may not follow this card: replay the
+                            # legal moves after it instead, one at a time and in one go.
+                            state, more = after, []
+                            while to_act(state) is not None and len(more) < 6:
+                                chosen = (to_act(state), rng.choice(legal_moves(state)))
+                                more.append(chosen)
+                                state = apply(state, *chosen)
+                            assert apply_moves(dealt, [*moves, *more]) == state
+                            accepted += 1
+    assert refused > 1000 and accepted > 50
+
+
+def _locked_round(seed: int, ruleset: Ruleset) -> tuple[GameState, GameState]:
+    """(the deal, the round played out) of a Hokum doubled and closed (R23, S10), with
+    random plays: random matches lock a round too seldom to test its leads."""
+    rng = random.Random(seed)
+    dealt = start_round(new_match(ruleset, dealer=seed % 4), shuffled_deck(rng))
+    state = dealt
+    while (seat := to_act(state)) is not None:
+        moves = legal_moves(state)
+        if state.phase is Phase.BIDDING:
+            move: Any = next((m for m in moves if m.call.value == "hokum"), moves[0])
+        elif state.phase is Phase.DOUBLING:
+            raises = [m for m in moves if m.call.value == "double" and m.locked is not False]
+            move = raises[-1] if raises else moves[0]
+        else:
+            move = rng.choice(moves)
+        state = apply(state, seat, move)
+    return dealt, state
+
+
+def test_apply_moves_keeps_the_lock_on_every_lead_of_a_locked_round() -> None:
+    """R23: in a closed round no trump is led while the leader holds another suit, in
+    ``apply_moves``'s run of plays as in ``apply``."""
+    checked = 0
+    for seed in range(6):
+        for ruleset in (GAMERULES, SAUDI):
+            dealt, played = _locked_round(seed, ruleset)
+            log = played.history[-1]
+            assert log.locked and log.tricks
+            for cut, (_, move) in enumerate(log.actions):
+                if not isinstance(move, Play):
+                    continue
+                before = apply_moves(dealt, log.actions[:cut])
+                if before.trick:
+                    continue  # leads only
+                seat = to_act(before)
+                assert seat is not None
+                for card in PLAYS:
+                    moves = [*log.actions[:cut], (seat, card)]
+                    try:
+                        after = apply(before, seat, card)
+                    except EngineError as error:
+                        with pytest.raises(MovesRefused) as stopped:
+                            apply_moves(dealt, moves)
+                        assert stopped.value.error.code == error.code
+                        checked += error.code == "locked_trump_lead"
+                    else:
+                        assert apply_moves(dealt, moves) == after
+    assert checked > 20
+
+
+def test_a_malformed_move_from_a_lazy_parser_is_refused_at_its_index_mid_play() -> None:
+    """An iterator that parses as it goes may raise on a move in a run of card plays: the
+    refusal names that move, and the state holds the plays before it."""
+    rng = random.Random(4)
+    for seed in range(6):
+        final = _random_match(seed, GAMERULES)
+        for log in final.history[:4]:
+            if not log.tricks:
+                continue
+            dealt = start_round(new_match(dealer=log.dealer, scores=_before(log)), log.deck)
+            for cut in _play_cuts(log, rng):
+
+                def parsed(cut: int = cut, log: Any = log) -> Iterator[tuple[int, Any]]:
+                    yield from log.actions[:cut]
+                    raise MalformedMove("not a card: 'QQ'")
+
+                with pytest.raises(MovesRefused) as stopped:
+                    apply_moves(dealt, parsed())
+                assert stopped.value.index == cut
+                assert stopped.value.state == apply_moves(dealt, log.actions[:cut])
+                assert stopped.value.error.code == "malformed"
 
 
 def test_a_refused_move_leaves_apply_moves_at_the_state_before_it() -> None:
