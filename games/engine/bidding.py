@@ -372,10 +372,10 @@ def ladder_locked(ladder: Ladder, contract: Contract, ruleset: Ruleset) -> bool:
 
 def ladder_apply(ladder: Ladder, double: Double, contract: Contract, ruleset: Ruleset) -> Ladder:
     """Apply ``double`` (already normalized) by the seat to act. Raises IllegalMove."""
-    if double not in ladder_legal(ladder, contract, ruleset):
-        raise IllegalMove("illegal_call", f"{double.call.value} is not open now")
-    seat = ladder.to_act
     rung = ladder.rung
+    if rung is None or double not in _LADDER_CALLS[rung][_chooses_lock(rung, contract, ruleset)]:
+        raise IllegalMove("illegal_call", f"{double.call.value} is not open now")
+    seat = ladder.queue[0]
     if double.call is _DOUBLE_PASS:
         if rung is _DOUBLE and len(ladder.queue) > 1:
             return Ladder(rung=rung, queue=ladder.queue[1:])

@@ -406,7 +406,9 @@ def apply_moves(state: GameState, moves: Iterable[tuple[int, Move]]) -> GameStat
     actions = iter(moves)
     try:
         for seat, move in actions:
-            if type(move) is Play and d.phase is _PLAYING and type(seat) is int:
+            if type(seat) is not int:
+                _advance(d, seat, move)  # refuses it (a bool, say, though True == 1)
+            elif type(move) is Play and d.phase is _PLAYING:
                 # The card plays that follow, up to the first that is not a legal play.
                 played, pending = _play_run(d, seat, move, actions)
                 index += played
@@ -414,12 +416,14 @@ def apply_moves(state: GameState, moves: Iterable[tuple[int, Move]]) -> GameStat
                     continue
                 if isinstance(pending, EngineError):
                     raise pending  # from the moves' iterator, at its own index
-                seat, move = pending  # _advance refuses it, or makes a declaration or Sawa
+                seat, move = pending
+                _advance(d, seat, move)  # refuses it, or makes a declaration or Sawa
             elif type(move) is Bid and d.phase is _BIDDING and seat == d.bidding.queue[0]:
                 _bid(d, seat, move)  # _advance's second case, without the call
-                index += 1
-                continue
-            _advance(d, seat, move)
+            elif type(move) is Double and d.phase is _DOUBLING and seat == d.ladder.queue[0]:
+                _double(d, seat, move)  # as _advance would, without its checks in between
+            else:
+                _advance(d, seat, move)
             index += 1
     except EngineError as error:
         d.actions = tuple(d.actions)
@@ -583,7 +587,7 @@ def _check_seat(seat: object) -> None:
 def _bid(d: Draft, seat: int, bid: Bid) -> None:
     result = bid_apply(d.bidding, bid, d.face_up, d.ruleset)  # refuses before any change
     d.actions += ((seat, bid),)
-    if isinstance(result, Bidding):
+    if type(result) is Bidding:
         d.bidding = result
     elif result == REDEAL:
         _end_round(d, None)

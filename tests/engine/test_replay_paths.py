@@ -24,7 +24,7 @@ from games.engine import GAMERULES, SAUDI, Declare, Play, Ruleset, Sawa
 from games.engine.codec import move_from_dict
 from games.engine.errors import EngineError, MalformedMove
 from games.engine.jsontext import dumps_indented
-from games.engine.moves import PLAYS
+from games.engine.moves import PLAYS, Move
 from games.engine.observation import observation
 from games.engine.record import (
     _parse_action,
@@ -310,14 +310,38 @@ def test_apply_moves_refuses_every_play_apply_refuses_in_the_middle_of_the_play(
                             assert apply_moves(dealt, moves) == after
                             # The log's own next moves may not follow this card: replay the
                             # legal moves after it instead, one at a time and in one go.
-                            state, more = after, []
-                            while to_act(state) is not None and len(more) < 6:
-                                chosen = (to_act(state), rng.choice(legal_moves(state)))
-                                more.append(chosen)
-                                state = apply(state, *chosen)
+                            state, more = after, list[tuple[int, Move]]()
+                            while (next_seat := to_act(state)) is not None and len(more) < 6:
+                                chosen = rng.choice(legal_moves(state))
+                                more.append((next_seat, chosen))
+                                state = apply(state, next_seat, chosen)
                             assert apply_moves(dealt, [*moves, *more]) == state
                             accepted += 1
     assert refused > 1000 and accepted > 50
+
+
+def test_a_bool_is_no_seat_for_apply_moves_in_the_bidding_and_the_doubling() -> None:
+    """True == 1 and False == 0 in Python: a call by True where seat 1 is to act is still
+    malformed, in ``apply_moves`` as in ``apply``."""
+    checked = 0
+    for seed in range(6):
+        for ruleset in (GAMERULES, SAUDI):
+            dealt, played = _locked_round(seed, ruleset)  # bidding and doubling, every time
+            log = played.history[-1]
+            for cut, (seat, move) in enumerate(log.actions):
+                if isinstance(move, Play):
+                    break
+                flag = bool(seat)
+                if seat not in (0, 1):
+                    continue
+                with pytest.raises(MalformedMove):
+                    apply(apply_moves(dealt, log.actions[:cut]), flag, move)
+                with pytest.raises(MovesRefused) as stopped:
+                    apply_moves(dealt, [*log.actions[:cut], (flag, move)])
+                assert stopped.value.index == cut
+                assert stopped.value.error.code == "malformed"
+                checked += 1
+    assert checked > 10
 
 
 def _locked_round(seed: int, ruleset: Ruleset) -> tuple[GameState, GameState]:
@@ -327,9 +351,9 @@ def _locked_round(seed: int, ruleset: Ruleset) -> tuple[GameState, GameState]:
     dealt = start_round(new_match(ruleset, dealer=seed % 4), shuffled_deck(rng))
     state = dealt
     while (seat := to_act(state)) is not None:
-        moves = legal_moves(state)
+        moves: list[Any] = legal_moves(state)
         if state.phase is Phase.BIDDING:
-            move: Any = next((m for m in moves if m.call.value == "hokum"), moves[0])
+            move = next((m for m in moves if m.call.value == "hokum"), moves[0])
         elif state.phase is Phase.DOUBLING:
             raises = [m for m in moves if m.call.value == "double" and m.locked is not False]
             move = raises[-1] if raises else moves[0]
