@@ -263,10 +263,9 @@ def replay_json(
 ) -> tuple[str, int]:
     """``replay_text`` as the command line prints it: the output object as indented JSON
     text (``json.dumps(output, indent=2)``, byte for byte) followed by ``end``, and the exit
-    status. Complete
-    rounds are written straight from their logs (``jsontext.finished_round``). ``retain``
-    receives the parsed record and the replay, for a caller that frees them later or never
-    (the command line exits without freeing them)."""
+    status. Complete rounds are written straight from their logs
+    (``jsontext.finished_round``). ``retain`` receives the parsed record and the replay, for
+    a caller that frees them later or never (the command line exits without freeing them)."""
     try:
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:

@@ -439,9 +439,10 @@ def _play_run(
     """``_play`` for ``move`` and each card play after it in ``moves``, with the play phase
     held in local variables meanwhile (a replay is mostly runs of plays, and ``_play`` reads
     and rebuilds the draft's tuples at every card). Stops before the first move that is not
-    a legal play by the seat to act, which it returns for the caller to apply or refuse, or
-    after the round's last trick; an EngineError raised by ``moves`` is returned in its
-    place. Returns (plays made, that move or error, or None when ``moves`` ran out).
+    a legal play by the seat to act, which it returns for the caller to apply or refuse;
+    an EngineError raised by ``moves`` is returned in its place. Returns (plays made, that
+    move or error), the second None when ``moves`` ran out or the round's last trick ended
+    the round.
 
     The rules are ``_play``'s, and only its accepting path: anything it would refuse is left
     to ``_advance``, which refuses it. The tests hold the two to the same states."""
@@ -461,7 +462,7 @@ def _play_run(
     tricks = d.tricks
     abnat_a, abnat_b = d.abnat
     count_a, count_b = d.trick_counts
-    log = d.actions
+    log = d.actions  # a list while apply_moves runs
     played = 0
     pending: tuple[int, Move] | EngineError | None = None
     try:
