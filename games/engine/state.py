@@ -451,11 +451,9 @@ def _play_run(
     row = NO_TRUMP if trump is None else trump
     ranks, values = TRICK_RANK[row], VALUES[row]
     compulsory = trump is not None and d.ruleset.compulsory_trumping
-    ladder = d.ladder
-    # R23: only a doubled Hokum can be locked; the ladder is settled once play starts.
-    lock = trump is not None and ladder is not None and ladder.multiplier != 1 and d.locked
-    baloot_seat = d.baloot_seat if trump is not None else None
-    pair = baloot_pair(trump) if trump is not None else 0
+    lock = d.locked  # R23; the ladder is settled once play starts
+    baloot_seat = d.baloot_seat
+    pair = 0 if trump is None else baloot_pair(trump)  # R32: Hokum only
     hands = list(d.hands)
     trick = d.trick
     leader = d.leader

@@ -274,6 +274,26 @@ def _play_cuts(log: Any, rng: random.Random) -> list[int]:
     return rng.sample(range(first_play, len(log.actions)), 3)
 
 
+def _apply_moves_agrees(
+    dealt: GameState, moves: list[tuple[Any, Move]], before: GameState
+) -> GameState | EngineError:
+    """``apply_moves(dealt, moves)`` against ``apply`` of the last move on ``before`` (the
+    state after the others): the same state, or refused at that move with the same code and
+    ``before`` kept. Returns that state, or ``apply``'s refusal."""
+    seat, move = moves[-1]
+    try:
+        after = apply(before, seat, move)
+    except EngineError as error:
+        with pytest.raises(MovesRefused) as stopped:
+            apply_moves(dealt, moves)
+        assert stopped.value.index == len(moves) - 1
+        assert stopped.value.state == before
+        assert stopped.value.error.code == error.code
+        return error
+    assert apply_moves(dealt, moves) == after
+    return after
+
+
 def test_apply_moves_refuses_every_play_apply_refuses_in_the_middle_of_the_play() -> None:
     """``apply_moves`` runs through consecutive card plays without ``_play``: every card by
     the seat to act, the next seat and ints and bools that are not seats, at points inside
@@ -297,17 +317,10 @@ def test_apply_moves_refuses_every_play_apply_refuses_in_the_middle_of_the_play(
                     for probe in (seat, (seat + 1) % 4, 4, -1, True):
                         for move in PLAYS:
                             moves = [*log.actions[:cut], (probe, move)]
-                            try:
-                                after = apply(before, probe, move)
-                            except EngineError as error:
-                                with pytest.raises(MovesRefused) as stopped:
-                                    apply_moves(dealt, moves)
-                                assert stopped.value.index == cut
-                                assert stopped.value.state == before
-                                assert stopped.value.error.code == error.code
+                            after = _apply_moves_agrees(dealt, moves, before)
+                            if isinstance(after, EngineError):
                                 refused += 1
                                 continue
-                            assert apply_moves(dealt, moves) == after
                             # The log's own next moves may not follow this card: replay the
                             # legal moves after it instead, one at a time and in one go.
                             state, more = after, list[tuple[int, Move]]()
@@ -331,9 +344,9 @@ def test_a_bool_is_no_seat_for_apply_moves_in_the_bidding_and_the_doubling() -> 
             for cut, (seat, move) in enumerate(log.actions):
                 if isinstance(move, Play):
                     break
-                flag = bool(seat)
                 if seat not in (0, 1):
                     continue
+                flag = bool(seat)
                 with pytest.raises(MalformedMove):
                     apply(apply_moves(dealt, log.actions[:cut]), flag, move)
                 with pytest.raises(MovesRefused) as stopped:
@@ -381,16 +394,9 @@ def test_apply_moves_keeps_the_lock_on_every_lead_of_a_locked_round() -> None:
                 seat = to_act(before)
                 assert seat is not None
                 for card in PLAYS:
-                    moves = [*log.actions[:cut], (seat, card)]
-                    try:
-                        after = apply(before, seat, card)
-                    except EngineError as error:
-                        with pytest.raises(MovesRefused) as stopped:
-                            apply_moves(dealt, moves)
-                        assert stopped.value.error.code == error.code
-                        checked += error.code == "locked_trump_lead"
-                    else:
-                        assert apply_moves(dealt, moves) == after
+                    after = _apply_moves_agrees(dealt, [*log.actions[:cut], (seat, card)], before)
+                    if isinstance(after, EngineError):
+                        checked += after.code == "locked_trump_lead"
     assert checked > 20
 
 
