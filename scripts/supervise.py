@@ -58,10 +58,13 @@ WORKER_OPTIONS = ("-O", "fair", "--without-gossip", "--without-mingle")
 DEFAULT_WORKER_CONCURRENCY = 4
 
 COMMANDS: dict[str, list[str]] = {
-    # ASGI: the HTTP API and the WebSocket streams (live/) on one port.
+    # ASGI: the HTTP API and the WebSocket streams (live/) on one port. --no-proxy-headers:
+    # the client address is BALOOT_TRUSTED_PROXIES' to decide (core/client_ip.py); uvicorn's
+    # default would rewrite it from X-Forwarded-For for any request from 127.0.0.1.
     "api": [
         *(PY, "-m", "uvicorn", "baloot_site.asgi:application", "--host", HOST, "--port", PORT),
         *("--lifespan", "off", "--ws", "websockets-sansio", "--no-access-log"),
+        "--no-proxy-headers",
     ],
     "worker": [
         *CELERY_WORKER,
