@@ -182,7 +182,8 @@ def test_dockerfile_is_slim_non_root_installs_from_pyproject_and_copies_real_fil
     entrypoint = re.search(r'^ENTRYPOINT \["([^"]+)"\]', text, re.M)
     assert entrypoint and f"/usr/local/bin/{entrypoint.group(1)}" in text
     assert 'CMD ["gunicorn", "baloot_site.asgi:application"' in text
-    assert "uvicorn_worker.UvicornWorker" in text
+    # uvicorn's worker with proxy headers off (tests/security/test_client_address_server.py)
+    assert "baloot_site.workers.ProxyHeadersOffUvicornWorker" in text
     script = DOCKER / "entrypoint.sh"
     assert script.read_text().startswith("#!/bin/sh")
     assert 'exec "$@"' in script.read_text()
