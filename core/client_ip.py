@@ -7,6 +7,12 @@ address from the right (each proxy appends the address it received the request f
 (the default) the header is ignored and the socket's peer, ``REMOTE_ADDR``, is the client. This
 is DRF's ``NUM_PROXIES`` rule, with one addition: an entry that is not an IP address at all
 falls back to ``REMOTE_ADDR`` (axes stores the address in an IP column).
+
+This is the one place the address is decided: ``REMOTE_ADDR`` must be the socket's peer, so the
+ASGI servers are started with their own proxy-header handling off (uvicorn's would rewrite it
+from ``X-Forwarded-For`` for a peer in ``FORWARDED_ALLOW_IPS``, 127.0.0.1 by default): ``make
+run`` passes ``--no-proxy-headers`` (scripts/supervise.py), the image and compose run
+``baloot_site.workers.ProxyHeadersOffUvicornWorker``.
 """
 
 from __future__ import annotations
