@@ -7,9 +7,12 @@ documents the one error shape (``core.problems``).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
@@ -118,7 +121,34 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class FullMatchRegexValidator(RegexValidator):
+    """The pattern must match the whole value. Django's ``RegexValidator`` searches, and
+    Python's ``$`` also matches just before a trailing newline, so ``^[0-9a-f]{64}$`` took a
+    token with a newline after it; the published pattern (ECMAScript, where ``$`` is the end)
+    does not, and neither does this."""
+
+    def __call__(self, value: Any) -> None:
+        # A compiled pattern (RegexValidator compiles a string regex lazily).
+        matches = cast("re.Pattern[str]", self.regex).fullmatch(str(value)) is not None
+        if matches == self.inverse_match:
+            raise ValidationError(self.message, code=self.code, params={"value": value})
+
+
 class StrictRegexField(serializers.RegexField):
+    """A string that matches ``regex`` from its first character to its last, as sent: no
+    whitespace trimmed off before (DRF's CharField would strip a trailing newline or a leading
+    space and store the rest) and no ``$`` that stops short of a final newline. The schema
+    publishes ``regex`` as the field's ``pattern`` (keep it ``^...$``: ECMAScript has no
+    ``\\Z``)."""
+
+    def __init__(self, regex: str, **kwargs: Any) -> None:
+        kwargs["trim_whitespace"] = False
+        super().__init__(regex, **kwargs)
+        self.validators = [
+            FullMatchRegexValidator(v.regex, message=v.message) if type(v) is RegexValidator else v
+            for v in self.validators
+        ]
+
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
