@@ -18,11 +18,11 @@ Three adjustments to kombu's transport, all small:
   ``create_engine`` fail; the engine here is built from the URL alone, with a busy timeout and
   WAL (so the web process publishing and the workers polling do not block each other's reads).
 - Delivered rows are kept by kombu forever (``visible = False``); they are deleted in batches.
-- A queue is a row, made by whichever process names it first. There are two queues (the
-  default one and the hard bots', ``CELERY_TASK_ROUTES``) and ``make run`` starts a worker for
-  each and beat at once, each naming its queues; kombu guards the check-then-insert with a
-  lock of its own process only, so a second process could fail on the unique name. Here it
-  reads the row the other process made.
+- A queue is a row, made by whichever process names it first. There are three queues (the
+  default one, the hard bots' and push's, ``CELERY_TASK_ROUTES``) and ``make run`` starts a
+  worker for each and beat at once, each naming its queues; kombu guards the
+  check-then-insert with a lock of its own process only, so a second process could fail on
+  the unique name. Here it reads the row the other process made.
 """
 
 from __future__ import annotations

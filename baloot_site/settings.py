@@ -445,11 +445,18 @@ if CELERY_BROKER_URL.startswith("sqlite:"):
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"polling_interval": 0.05}
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-# Two queues. Celery's default takes the fast bots' turns, deadlines, the sweep and every other
+# Three queues. Celery's default takes the fast bots' turns, deadlines, the sweep and every other
 # task; the hard bot's turns, which think for a second, go to one of their own with workers of
-# their own (games/tasks.py, HARD_BOT_QUEUE), so they never make those wait.
+# their own (games/tasks.py, HARD_BOT_QUEUE), so they never make those wait; push delivery, which
+# waits on other people's servers, goes to `push` (live/push/tasks.py, PUSH_QUEUE), so a slow
+# push service can hold only the push worker's processes, never a bot's turn or a deadline.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_ROUTES = {"games.tasks.play_hard_bot_turn": {"queue": "bots-hard"}}
+CELERY_TASK_ROUTES = {
+    "games.tasks.play_hard_bot_turn": {"queue": "bots-hard"},
+    "live.push.tasks.deliver_notification": {"queue": "push"},
+    "live.push.tasks.sweep_outbox": {"queue": "push"},
+    "live.push.tasks.purge_outbox": {"queue": "push"},
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -2,9 +2,10 @@
 
     .venv/bin/python scripts/supervise.py
 
-Migrates, then starts the four processes on the embedded defaults (or whatever DATABASE_URL /
+Migrates, then starts the five processes on the embedded defaults (or whatever DATABASE_URL /
 CELERY_BROKER_URL say) and watches them: the API, the worker of the default queue (the fast
-bots, deadlines, the sweep, push), the worker of the hard bots' queue, and beat. A process that
+bots, deadlines, the sweep), the worker of the hard bots' queue, the push worker (push
+delivery, on a queue of its own), and beat. A process that
 dies (a crash, an OOM kill, a ``kill -9``) is started again after a short, growing pause, with
 a log line; the others carry on, so the API never goes down because a worker did. Ctrl-C or
 SIGTERM stops them all: each gets SIGTERM, and whatever is still running after
@@ -39,9 +40,11 @@ RESTART_FIRST_PAUSE = 1.0
 RESTART_MAX_PAUSE = 30.0
 STABLE_AFTER_SECONDS = 60.0
 
-# The queues (baloot_site/settings.py, CELERY_TASK_ROUTES; games/tasks.py says why two).
+# The queues (baloot_site/settings.py, CELERY_TASK_ROUTES; games/tasks.py and
+# live/push/tasks.py say why each has its own worker).
 DEFAULT_QUEUE = "celery"
 HARD_BOT_QUEUE = "bots-hard"
+PUSH_QUEUE = "push"
 # The hard bots' worker thinks for a second at a time; at a lower CPU priority, on a machine
 # whose cores it shares with the API and the default worker, a hard bot thinks with whatever
 # they leave (its budget is wall-clock, so it thinks less deeply rather than longer) instead of
@@ -56,6 +59,11 @@ WORKER_OPTIONS = ("-O", "fair", "--without-gossip", "--without-mingle")
 # processes than cores cost the searches samples under load, not time: their budgets are
 # wall-clock.
 DEFAULT_WORKER_CONCURRENCY = 4
+# Processes of the push worker (live/push/tasks.py): a delivery mostly waits on a push service,
+# at most a few seconds a send (PUSH_CONNECT_TIMEOUT_SECONDS, PUSH_TIMEOUT_SECONDS), and no
+# more than PUSH_HOST_CONCURRENCY (3) of them wait on one host, so one slow host leaves a
+# process free for the others.
+PUSH_WORKER_CONCURRENCY = 4
 
 COMMANDS: dict[str, list[str]] = {
     # ASGI: the HTTP API and the WebSocket streams (live/) on one port. --no-proxy-headers:
@@ -75,6 +83,12 @@ COMMANDS: dict[str, list[str]] = {
     "worker-hard": [
         *CELERY_WORKER,
         *(f"--queues={HARD_BOT_QUEUE}", "--hostname=hard@%h", "--concurrency=1"),
+        *WORKER_OPTIONS,
+    ],
+    "worker-push": [
+        *CELERY_WORKER,
+        *(f"--queues={PUSH_QUEUE}", "--hostname=push@%h"),
+        f"--concurrency={PUSH_WORKER_CONCURRENCY}",
         *WORKER_OPTIONS,
     ],
     "beat": [PY, "-m", "celery", "-A", "baloot_site", "beat", "--loglevel=INFO"],

@@ -16,9 +16,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKER = ROOT / "docker"
-APP_SERVICES = {"web", "worker", "worker-hard", "beat", "migrate"}
-LONG_RUNNING = {"postgres", "redis", "web", "worker", "worker-hard", "beat"}
-WORKERS = ("worker", "worker-hard")
+APP_SERVICES = {"web", "worker", "worker-hard", "worker-push", "beat", "migrate"}
+LONG_RUNNING = {"postgres", "redis", "web", "worker", "worker-hard", "worker-push", "beat"}
+WORKERS = ("worker", "worker-hard", "worker-push")
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,8 @@ def test_web_runs_gunicorn_on_the_real_asgi_application(compose: dict[str, Any])
 
 
 @pytest.mark.parametrize(
-    ("service", "role"), [("worker", "worker"), ("worker-hard", "worker"), ("beat", "beat")]
+    ("service", "role"),
+    [("worker", "worker"), ("worker-hard", "worker"), ("worker-push", "worker"), ("beat", "beat")],
 )
 def test_celery_services_name_the_real_app(
     compose: dict[str, Any], service: str, role: str
@@ -113,9 +114,11 @@ def test_celery_services_name_the_real_app(
         from django.conf import settings
 
         from games import tasks
+        from live.push import tasks as push_tasks
 
         scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
         assert tasks.sweep_deadlines.name in scheduled
+        assert push_tasks.sweep_outbox.name in scheduled  # consumed by the push worker
 
 
 def _option(command: list[str], name: str) -> str:
@@ -123,19 +126,30 @@ def _option(command: list[str], name: str) -> str:
     return value
 
 
+def _queues() -> dict[str, str]:
+    """Each worker's queue, as the task modules name them (from CELERY_TASK_ROUTES)."""
+    from games import tasks
+    from live.push import tasks as push_tasks
+
+    return {
+        "worker": tasks.DEFAULT_QUEUE,
+        "worker-hard": tasks.HARD_BOT_QUEUE,
+        "worker-push": push_tasks.PUSH_QUEUE,
+    }
+
+
 @pytest.mark.parametrize(
-    ("service", "queue", "node"),
-    [("worker", "DEFAULT_QUEUE", "celery"), ("worker-hard", "HARD_BOT_QUEUE", "hard")],
+    ("service", "node"),
+    [("worker", "celery"), ("worker-hard", "hard"), ("worker-push", "push")],
 )
 def test_each_worker_consumes_its_own_queue_and_its_health_check_pings_it(
-    compose: dict[str, Any], service: str, queue: str, node: str
+    compose: dict[str, Any], service: str, node: str
 ) -> None:
-    """The hard bots' turns are routed to a queue of their own (CELERY_TASK_ROUTES): the
-    default worker must not take them, and the hard worker must take nothing else."""
-    from games import tasks
-
+    """The hard bots' turns and push delivery are routed to queues of their own
+    (CELERY_TASK_ROUTES): the default worker must not take them, and the hard and push workers
+    must take nothing else."""
     command = _command(compose["services"][service])
-    assert _option(command, "--queues") == getattr(tasks, queue)
+    assert _option(command, "--queues") == _queues()[service]
     assert _option(command, "--hostname") == f"{node}@%h"
     assert f"-d {node}@$$HOSTNAME" in _healthcheck_text(compose["services"][service])
     assert command[command.index("-O") + 1] == "fair"
@@ -144,8 +158,6 @@ def test_each_worker_consumes_its_own_queue_and_its_health_check_pings_it(
 
 def test_make_run_supervises_a_worker_for_each_queue() -> None:
     """scripts/supervise.py (make run) starts, and restarts, one worker per queue."""
-    from games import tasks
-
     # Its globals, as a script (it is not a package module; its main() does not run).
     supervise = runpy.run_path(str(ROOT / "scripts" / "supervise.py"))
     queues = {
@@ -153,7 +165,7 @@ def test_make_run_supervises_a_worker_for_each_queue() -> None:
         for name, command in supervise["COMMANDS"].items()
         if "worker" in command
     }
-    assert queues == {"worker": tasks.DEFAULT_QUEUE, "worker-hard": tasks.HARD_BOT_QUEUE}
+    assert queues == _queues()
     assert supervise["NICENESS"] == {"worker-hard": supervise["HARD_WORKER_NICENESS"]}
     assert supervise["HARD_WORKER_NICENESS"] > 0
 

@@ -1,6 +1,8 @@
 """Thin Celery tasks for the outbox: deliver one row; the beat sweep that finds pending rows
 whose task was lost (or that came due: reminders, backoffs, expired leases); and the purge of
-settled rows."""
+settled rows. All three run on the queue of their own, ``PUSH_QUEUE`` (CELERY_TASK_ROUTES),
+with a worker of its own: a delivery waits on servers we do not run, and must never hold a
+process that a bot's turn or a deadline is waiting for."""
 
 from __future__ import annotations
 
@@ -26,6 +28,11 @@ from live.push.models import Notification, NotificationStatus
 def deliver_notification(notification_id: int) -> str:
     """Safe to run twice: the claim under the row lock lets one delivery through per lease."""
     return notification_deliver(notification_id=notification_id)
+
+
+# The push queue, consumed by the push worker only (`celery worker -Q push`:
+# scripts/supervise.py, docker/compose.yaml).
+PUSH_QUEUE: str = settings.CELERY_TASK_ROUTES[deliver_notification.name]["queue"]
 
 
 def _enqueue(notification_id: int, countdown: float | None) -> None:

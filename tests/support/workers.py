@@ -1,7 +1,7 @@
 """Real Celery worker processes against the suite's test database and the configured broker:
 Redis in CI, the SQLite-file broker on the embedded defaults. The ``worker`` fixture
-(tests/conftest.py) starts one per test, with embedded beat, consuming both queues (the
-default one and the hard bots'); a test may instead start one worker per queue, as
+(tests/conftest.py) starts one per test, with embedded beat, consuming every queue (the
+default one, the hard bots' and push's); a test may instead start one worker per queue, as
 ``make run`` does (``worker_start(queues=...)``)."""
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ from typing import Any
 from django.db import connection
 
 from games.tasks import DEFAULT_QUEUE, HARD_BOT_QUEUE
+from live.push.tasks import PUSH_QUEUE
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTH_QUEUES = (DEFAULT_QUEUE, HARD_BOT_QUEUE)
+ALL_QUEUES = (*BOTH_QUEUES, PUSH_QUEUE)
 
 
 def database_url() -> str:
@@ -41,7 +43,7 @@ class WorkerProcess:
         env: dict[str, str],
         log_dir: Path,
         *,
-        queues: tuple[str, ...] = BOTH_QUEUES,
+        queues: tuple[str, ...] = ALL_QUEUES,
         beat: bool = True,
         name: str = "worker",
     ) -> None:
@@ -125,18 +127,21 @@ def wait_for(
 def worker_start(
     log_dir: Path,
     *,
-    queues: tuple[str, ...] = BOTH_QUEUES,
+    queues: tuple[str, ...] = ALL_QUEUES,
     beat: bool = True,
     name: str = "worker",
     purge: bool = True,
+    env: dict[str, str] | None = None,
 ) -> WorkerProcess:
-    """Start a worker (by default on empty queues), with a one-second sweep and quick bots."""
+    """Start a worker (by default on empty queues), with a one-second sweep and quick bots;
+    ``env`` adds to (or overrides) its environment."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
         "BALOOT_SWEEP_SECONDS": "1",
         "BALOOT_BOT_TIME_BUDGET": "0.05",
         "BALOOT_HARD_BOT_TIME_BUDGET": "0.05",
+        **(env or {}),
     }
     # Stale messages from earlier runs would be harmless no-ops (tasks check the version),
     # but they would slow the worker down; start from empty queues.
@@ -144,7 +149,7 @@ def worker_start(
         subprocess.run(
             [
                 *(sys.executable, "-m", "celery", "-A", "baloot_site", "purge", "-f"),
-                f"--queues={','.join(BOTH_QUEUES)}",
+                f"--queues={','.join(ALL_QUEUES)}",
             ],
             cwd=ROOT,
             env=env,
