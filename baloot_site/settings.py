@@ -193,6 +193,19 @@ STORAGES = {
 }
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://baloot")}
+# Push delivery's leases and circuit breakers (live/push/limits.py) must be seen by every push
+# worker process: the default cache when it is a shared one (Redis), else a table in the
+# database (created by a migration of live.push), since the embedded default is per process.
+_push_cache_default = (
+    "dbcache://push_cache"
+    if CACHES["default"]["BACKEND"].endswith("LocMemCache")
+    else env.str("CACHE_URL")
+)
+CACHES["push"] = env.cache_url("PUSH_CACHE_URL", default=_push_cache_default)
+CACHES["push"].setdefault("KEY_PREFIX", "push")
+if CACHES["push"]["BACKEND"].endswith("DatabaseCache"):
+    # Culling drops a third of the entries once there are MAX_ENTRIES: leases must not go.
+    CACHES["push"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 100_000)
 
 
 def _as_one_line_warning(record: logging.LogRecord) -> bool:
@@ -489,7 +502,26 @@ PUSH_BACKOFF_SECONDS = env.float("PUSH_BACKOFF_SECONDS", default=10.0)
 PUSH_LEASE_SECONDS = env.float("PUSH_LEASE_SECONDS", default=60.0)
 PUSH_SWEEP_SECONDS = env.float("PUSH_SWEEP_SECONDS", default=15.0)
 PUSH_SWEEP_LIMIT = 200
-PUSH_TIMEOUT_SECONDS = env.float("PUSH_TIMEOUT_SECONDS", default=10.0)
+# Every send to a push service: how long to wait for the connection (TLS included), and for
+# each read (and write) after it. Short: a push service that does not answer within seconds
+# is down for us, and its row is retried later.
+PUSH_CONNECT_TIMEOUT_SECONDS = env.float("PUSH_CONNECT_TIMEOUT_SECONDS", default=3.0)
+PUSH_TIMEOUT_SECONDS = env.float("PUSH_TIMEOUT_SECONDS", default=5.0)
+# Sends in flight at once, across every push worker process (leases in the "push" cache,
+# live/push/limits.py): to one host (a push service, or a Web Push endpoint's host), and for
+# one user. A send that finds no free slot within PUSH_SLOT_WAIT_SECONDS is deferred: its row
+# is retried later without spending an attempt.
+PUSH_HOST_CONCURRENCY = env.int("PUSH_HOST_CONCURRENCY", default=3)
+PUSH_USER_CONCURRENCY = env.int("PUSH_USER_CONCURRENCY", default=2)
+PUSH_SLOT_WAIT_SECONDS = env.float("PUSH_SLOT_WAIT_SECONDS", default=1.0)
+# The per-host circuit breaker: after this many failures in a row (timeouts, refused
+# connections, 5xx, 429) a host is skipped for PUSH_BREAKER_COOLDOWN_SECONDS; its rows wait
+# out the cool-down as retries that spend no attempt; then one send probes the host again.
+PUSH_BREAKER_FAILURES = env.int("PUSH_BREAKER_FAILURES", default=5)
+PUSH_BREAKER_COOLDOWN_SECONDS = env.float("PUSH_BREAKER_COOLDOWN_SECONDS", default=60.0)
+# One delivery task stops starting sends after this long and defers the rest of its devices,
+# well inside the task's soft time limit (CELERY_TASK_SOFT_TIME_LIMIT).
+PUSH_DELIVERY_BUDGET_SECONDS = env.float("PUSH_DELIVERY_BUDGET_SECONDS", default=10.0)
 PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=86400)
 PUSH_MAX_DEVICES_PER_USER = env.int("PUSH_MAX_DEVICES_PER_USER", default=20)
 # Settled notifications (sent, failed, skipped) are deleted after this many days.

@@ -15,6 +15,7 @@ import httpx
 import jwt
 from django.conf import settings
 
+from live.push import limits
 from live.push.models import Device
 from live.push.providers.base import Result, payload_json, status_result
 
@@ -59,7 +60,7 @@ class ApnsProvider:
                     http2=True,
                     base_url=settings.APNS_BASE_URL,
                     verify=verify,
-                    timeout=settings.PUSH_TIMEOUT_SECONDS,
+                    timeout=limits.httpx_timeout(),
                 )
             return self._client
 

@@ -15,6 +15,7 @@ import httpx
 from django.conf import settings
 from google.oauth2 import service_account
 
+from live.push import limits
 from live.push.models import Device
 from live.push.providers.base import Result, payload_json, status_result
 
@@ -34,6 +35,15 @@ def _data(payload: dict[str, Any]) -> dict[str, str]:
     }
 
 
+class _TimedRequest(google.auth.transport.requests.Request):
+    """google-auth's transport, with the push timeouts instead of its two minutes: the
+    token endpoint is a host like any other."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["timeout"] = limits.send_timeouts()
+        return super().__call__(*args, **kwargs)
+
+
 class FcmProvider:
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -46,7 +56,7 @@ class FcmProvider:
                     settings.FCM_SERVICE_ACCOUNT_FILE, scopes=[SCOPE]
                 )
             if fresh or not self._credentials.valid:
-                self._credentials.refresh(google.auth.transport.requests.Request())
+                self._credentials.refresh(_TimedRequest())
             return str(self._credentials.token)
 
     def send(self, target: Device, payload: dict[str, Any], collapse_key: str) -> Result:
@@ -69,7 +79,7 @@ class FcmProvider:
                 url,
                 json=message,
                 headers={"Authorization": f"Bearer {token}"},
-                timeout=settings.PUSH_TIMEOUT_SECONDS,
+                timeout=limits.httpx_timeout(),
             )
         except (httpx.HTTPError, google.auth.exceptions.GoogleAuthError, OSError) as exc:
             log.warning("fcm send to device %s failed: %s", target.pk, type(exc).__name__)
