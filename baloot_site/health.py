@@ -5,6 +5,11 @@ completed recently. The sweep runs every ``BALOOT_SWEEP_SECONDS`` only while bea
 and a worker runs it, so a stale sweep means bot turns and deadlines have stopped even though
 the web process still answers. Healthy: ``200 {"status": "ok", "checks": {...}}``. Otherwise
 ``503`` in the problem shape, naming the failing parts in ``detail`` and ``failing``.
+
+Both answers also carry ``push_backlog``: the push notifications that are due and not yet
+sent (``due``, and ``oldest_due_seconds``, the wait of the oldest). It is a figure to watch,
+not a check: push runs on a worker of its own, and a slow or dead push service must not make
+the API look down, so no backlog ever turns the answer into a 503.
 """
 
 from __future__ import annotations
@@ -44,6 +49,15 @@ def _sweep() -> str:
     return "ok"
 
 
+def _push_backlog() -> dict[str, object]:
+    from live.push.outbox import backlog_read
+
+    try:
+        return dict(backlog_read())
+    except Exception as exc:  # a figure, never a failure (the database check says if it is down)
+        return {"error": exc.__class__.__name__}
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
     checks: dict[str, str] = {}
     for name, check in (("database", _database), ("broker", _broker), ("sweep", _sweep)):
@@ -52,10 +66,17 @@ def healthz(request: HttpRequest) -> JsonResponse:
         except Exception as exc:  # report, don't raise: this endpoint exists to say what is down
             checks[name] = f"error: {exc.__class__.__name__}"
     failing = [name for name, result in checks.items() if result != "ok"]
+    # Not read when the database is down: one failed connection attempt per answer is enough.
+    backlog = _push_backlog() if checks["database"] == "ok" else {"error": "database"}
     if not failing:
-        return JsonResponse({"status": "ok", "checks": checks})
+        return JsonResponse({"status": "ok", "checks": checks, "push_backlog": backlog})
     detail = "; ".join(f"{name}: {checks[name].removeprefix('error: ')}" for name in failing)
     body = problem(
-        503, "service_unavailable", f"Unhealthy: {detail}", failing=failing, checks=checks
+        503,
+        "service_unavailable",
+        f"Unhealthy: {detail}",
+        failing=failing,
+        checks=checks,
+        push_backlog=backlog,
     )
     return JsonResponse(body, status=503, content_type=PROBLEM_CONTENT_TYPE)
