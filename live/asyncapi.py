@@ -19,7 +19,15 @@ from live import auth, relay
 from players.models.chat import PHRASES
 
 CLOSE_CODES = {
-    auth.BAD_REQUEST: "A malformed `since` (not a non-negative integer).",
+    auth.BAD_REQUEST: (
+        "A query string the channel does not take, checked before the credentials (a ticket "
+        "in it is not spent): a parameter the channel does not list (names are "
+        "case-sensitive), one given twice, an empty value (`?since=` is not `since` absent), a "
+        "value not of its form (`since`: 1 to 10 ASCII digits, at most 2147483647, so no sign, "
+        "space, exponent or other script's digits; `ticket`: 1 to 64 of `A-Z a-z 0-9 _ -`), "
+        "percent-escapes that are not UTF-8, or a query string over "
+        f"{auth.QUERY_MAX_BYTES} bytes."
+    ),
     auth.NOT_AUTHENTICATED: (
         "Not authenticated: no credentials, an unknown or revoked token, or a ticket that is "
         "unknown, spent or expired. Also sent to an open connection whose token is revoked."
@@ -30,13 +38,20 @@ CLOSE_CODES = {
         "also any other path under /ws/."
     ),
     auth.TOO_MANY: "Too many open connections for this user (a per-user cap).",
+    auth.INTERNAL_ERROR: (
+        "The server failed while serving the stream (also when a match stream's update keeps "
+        "failing). Nothing is wrong with the request: reconnect after a pause (with `since` set "
+        "to the last `move` item's version, on a match stream). The connection's place under "
+        "the per-user cap is free again at once."
+    ),
 }
 
 _AUTH_TEXT = (
     "Authenticate the upgrade with `Authorization: Bearer <token>` (the REST API's tokens), "
     "or, from a browser, with `?ticket=<t>` where `t` comes from `POST /api/v1/auth/ws-ticket` "
-    "(single use, valid 60 s, bound to the caller and their token). The server accepts the "
-    "upgrade, then closes with a code from 4400-4429 when the connection may not stream:\n\n"
+    "(single use, valid 60 s, bound to the caller and their token). A channel takes only the "
+    "query parameters it lists, each at most once. The server accepts the upgrade, then closes "
+    "with a code from 4400-4429 when the connection may not stream, or 1011 when it fails:\n\n"
     + "\n".join(f"- `{code}`: {text}" for code, text in CLOSE_CODES.items())
     + "\n\nAn open connection re-checks its token every few seconds: a logout, a revoked "
     "token or a sanction closes it (4401, 4403). Client messages are ignored."
@@ -176,7 +191,14 @@ def document() -> dict[str, Any]:
     }
     since = {
         "description": "Resume: only move items after this match version (all if absent). "
-        "A non-negative integer; anything else closes with 4400.",
+        "1 to 10 ASCII digits, at most 2147483647 (the largest match version); anything else, "
+        "an empty value included, closes with 4400.",
+    }
+    ticket = {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_-]{1,64}$",
+        "description": "A ticket from POST /api/v1/auth/ws-ticket. Ignored when an "
+        "`Authorization` header is sent.",
     }
     return {
         "asyncapi": "3.0.0",
@@ -228,12 +250,16 @@ def document() -> dict[str, Any]:
                         "query": {
                             "type": "object",
                             "properties": {
-                                "since": {"type": "integer", "minimum": 0, **since},
-                                "ticket": {
-                                    "type": "string",
-                                    "description": "A ticket from POST /api/v1/auth/ws-ticket.",
+                                "since": {
+                                    "type": "integer",
+                                    "minimum": 0,
+                                    "maximum": auth.MAX_VERSION,
+                                    **since,
                                 },
+                                "ticket": ticket,
                             },
+                            # Any other parameter closes with 4400.
+                            "additionalProperties": False,
                         },
                         "headers": {
                             "type": "object",
@@ -261,7 +287,9 @@ def document() -> dict[str, Any]:
                         "method": "GET",
                         "query": {
                             "type": "object",
-                            "properties": {"ticket": {"type": "string"}},
+                            "properties": {"ticket": ticket},
+                            # Any other parameter (`since` included) closes with 4400.
+                            "additionalProperties": False,
                         },
                     }
                 },

@@ -4,11 +4,12 @@ single-use ticket (browsers cannot set headers on a WebSocket), and the close co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qsl
 
 from django.conf import settings
 from django.db import transaction
@@ -17,11 +18,15 @@ from django.utils import timezone
 from accounts.models import AuthToken, Sanction, User, hash_token
 from live.models import WsTicket
 
+BAD_REQUEST = 4400
 NOT_AUTHENTICATED = 4401
 SANCTIONED = 4403
 NOT_VISIBLE = 4404
 TOO_MANY = 4429
-BAD_REQUEST = 4400
+# RFC 6455's "Internal Error": the server failed while serving the stream (a bug, or the
+# database gone for longer than a pass's retries). Nothing is wrong with the request: reconnect
+# after a pause, with ``since`` on a match stream.
+INTERNAL_ERROR = 1011
 
 
 @dataclass(frozen=True)
@@ -30,10 +35,57 @@ class Caller:
     token_id: int
 
 
-def query_params(scope: Mapping[str, Any]) -> dict[str, str]:
+# --- The query string ------------------------------------------------------------------------
+
+# Match.version is a PositiveIntegerField: no version is larger, so no ``since`` need be.
+MAX_VERSION = 2**31 - 1
+# Far more than ``since`` and a ticket need; the bound on what is parsed at all.
+QUERY_MAX_BYTES = 512
+# Each parameter a stream may take, and the form of its value once percent-decoded: ASCII
+# only (``[0-9]``, not ``\d`` or ``str.isdigit``, which take "²", "①" or Arabic-Indic digits),
+# never empty, bounded. A ticket is ``secrets.token_urlsafe(32)`` (43 characters); the bound
+# leaves room.
+_FORMS = {
+    "since": re.compile(r"[0-9]{1,10}"),
+    "ticket": re.compile(r"[A-Za-z0-9_-]{1,64}"),
+}
+
+
+class BadQuery(ValueError):
+    """The upgrade's query string is not one the stream takes (close code 4400)."""
+
+
+@dataclass(frozen=True)
+class Query:
+    """A stream's parameters, read and checked: ``since`` 0 when absent."""
+
+    since: int = 0
+    ticket: str | None = None
+
+
+def query_read(scope: Mapping[str, Any], names: Collection[str]) -> Query:
+    """The parameters of the upgrade, each one of ``names`` at most once, each value of its
+    form (``_FORMS``), ``since`` at most ``MAX_VERSION``. Anything else raises BadQuery: an
+    unknown or repeated name, an empty value (``?since=`` or ``?since``, present, so not
+    read as absent), bytes that are not ASCII, percent-escapes that are not UTF-8, a string
+    over ``QUERY_MAX_BYTES``. Strict like the request bodies (an unknown field is 400): a
+    misspelt ``sinec`` fails loudly instead of silently streaming everything."""
     raw = scope.get("query_string") or b""
-    assert isinstance(raw, bytes)
-    return {k: v[-1] for k, v in parse_qs(raw.decode("latin-1")).items()}
+    if not isinstance(raw, bytes) or len(raw) > QUERY_MAX_BYTES:
+        raise BadQuery
+    try:
+        pairs = parse_qsl(raw.decode("ascii"), keep_blank_values=True, errors="strict")
+    except ValueError:  # UnicodeDecodeError included
+        raise BadQuery from None
+    found: dict[str, str] = {}
+    for name, value in pairs:
+        if name not in names or name in found or not _FORMS[name].fullmatch(value):
+            raise BadQuery
+        found[name] = value
+    since = int(found.get("since", "0"))
+    if since > MAX_VERSION:
+        raise BadQuery
+    return Query(since=since, ticket=found.get("ticket"))
 
 
 def _bearer(scope: Mapping[str, Any]) -> str | None:
@@ -90,8 +142,9 @@ def standings(token_ids: set[int]) -> dict[int, int]:
     return refused
 
 
-def authenticate(scope: Mapping[str, Any]) -> Caller | int:
-    """The caller of a WebSocket upgrade, or the close code to answer with."""
+def authenticate(scope: Mapping[str, Any], ticket: str | None = None) -> Caller | int:
+    """The caller of a WebSocket upgrade (its bearer token, else ``ticket``, the query's), or
+    the close code to answer with."""
     raw = _bearer(scope)
     token: AuthToken | None = None
     if raw:
@@ -100,7 +153,7 @@ def authenticate(scope: Mapping[str, Any]) -> Caller | int:
             .filter(key_hash=hash_token(raw), revoked_at__isnull=True)
             .first()
         )
-    elif raw is None and (ticket := query_params(scope).get("ticket")):
+    elif raw is None and ticket:
         token = ticket_redeem(ticket)
     if token is None:
         return NOT_AUTHENTICATED

@@ -16,9 +16,11 @@ import json
 import logging
 import weakref
 from collections import Counter
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, ClassVar
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -35,7 +37,13 @@ from players.selectors import chat as chat_selectors
 
 log = logging.getLogger(__name__)
 
-# Open connections per user in this process (LIVE["MAX_CONNECTIONS_PER_USER"]).
+# Open connections per user in this process (LIVE["MAX_CONNECTIONS_PER_USER"]). A connection
+# takes its user's slot at most once (``_Stream._slot_take``) and gives it back exactly once
+# (``_Stream._free``), whatever ends it: a close either way, a refusal, or an exception in any
+# handler or background task (the consumer's ``dispatch`` and ``__call__`` see to it). The
+# count lives in this process's memory, so a process that dies takes its slots with it and
+# none can outlive their connection; a count shared between processes (in Redis, say) would
+# need leases instead: an entry per connection with an expiry that the watcher below renews.
 _open: Counter[int] = Counter()
 # Every authenticated connection of this process, for the watcher below.
 _streams: set[_Stream] = set()
@@ -44,6 +52,11 @@ _watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[Non
     weakref.WeakKeyDictionary()
 )
 PAGE = 500
+# A match stream's pass (read, render, send) that fails is tried again after PASS_RETRY_SECONDS
+# (a database hiccup); after PASS_ATTEMPTS failures in a row the stream closes with 1011 rather
+# than hold its slot and send nothing. The client resumes with ``since``.
+PASS_ATTEMPTS = 3
+PASS_RETRY_SECONDS = 0.5
 
 
 _slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
@@ -114,11 +127,16 @@ async def _watch() -> None:
         for stream in streams:
             if stream.caller is None:
                 continue
-            code = refused.get(stream.caller.token_id)
-            if code is not None:
-                await stream.refuse(code)
-            elif isinstance(stream, MatchStream):
-                stream.behind(versions.get(stream.match_id, 0))
+            # One connection's failure must not end the watcher: the others' revocations
+            # and sanctions would go unenforced.
+            try:
+                code = refused.get(stream.caller.token_id)
+                if code is not None:
+                    await stream.refuse(code)
+                elif isinstance(stream, MatchStream):
+                    stream.behind(versions.get(stream.match_id, 0))
+            except Exception:
+                log.exception("live: re-checking a connection failed")
 
 
 def _read_off_thread(fn: Any) -> Any:
@@ -128,7 +146,46 @@ def _read_off_thread(fn: Any) -> Any:
 
 
 class _Stream(AsyncJsonWebsocketConsumer):
+    """What both streams share: the query checked, the caller authenticated, the user's slot
+    taken; and, whatever ends the connection, everything given back once."""
+
+    # The query parameters the stream takes (auth.query_read); any other closes with 4400.
+    QUERY: ClassVar[frozenset[str]] = frozenset({"ticket"})
     caller: auth.Caller | None = None
+    query: auth.Query
+    # The user whose slot this connection holds, while it holds one.
+    _slot: int | None = None
+    # A close frame was sent (or tried): never a second one, nor anything after it.
+    _closed = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self._tasks: list[asyncio.Task[None]] = []
+        self._groups: list[str] = []
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # The backstop: the consumer ended some way no handler saw (cancelled, the channel
+            # layer's receive failing). Both are no-ops when disconnect already ran.
+            self._free()
+            await self._leave_groups()
+
+    async def dispatch(self, message: Any) -> None:
+        """Every handler (connect, a client frame, a group note, disconnect) runs here: one
+        that raises closes the socket with 1011 and frees the slot, instead of the exception
+        reaching the server, which drops the connection with no close code and no disconnect
+        (the slot would stay taken for the life of the process)."""
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except OSError:  # uvicorn's ClientDisconnected: the client went away mid-send
+            log.debug("live: %s lost its client", type(self).__name__, exc_info=True)
+            await self._end(auth.INTERNAL_ERROR)
+            raise StopConsumer from None
+        except Exception:
+            log.exception("live: %s failed on %s", type(self).__name__, message.get("type"))
+            await self._end(auth.INTERNAL_ERROR)
+            raise StopConsumer from None
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:
@@ -137,19 +194,22 @@ class _Stream(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.caller = None
-        self._tasks: list[asyncio.Task[None]] = []
         # Accepted first: a WebSocket close code (4401, ...) can only follow an accepted upgrade.
         await self.accept()
-        found = await _read_off_thread(auth.authenticate)(self.scope)
-        if isinstance(found, int):
-            await self.close(code=found)
+        # The query before the credentials: a malformed request spends no ticket and no query.
+        try:
+            self.query = auth.query_read(self.scope, self.QUERY)
+        except auth.BadQuery:
+            await self._close(auth.BAD_REQUEST)
             return
-        limit = int(settings.LIVE["MAX_CONNECTIONS_PER_USER"])
-        if _open[found.user.pk] >= limit:
-            await self.close(code=auth.TOO_MANY)
+        found = await _read_off_thread(auth.authenticate)(self.scope, self.query.ticket)
+        if isinstance(found, int):
+            await self._close(found)
+            return
+        if not self._slot_take(found.user.pk):
+            await self._close(auth.TOO_MANY)
             return
         self.caller = found
-        _open[found.user.pk] += 1
         await relay.start()
         if not await self.opened(found.user):
             return
@@ -159,22 +219,78 @@ class _Stream(AsyncJsonWebsocketConsumer):
     async def opened(self, user: User) -> bool:
         raise NotImplementedError
 
-    async def refuse(self, code: int) -> None:
-        _streams.discard(self)
-        for task in self._tasks:
-            if task is not asyncio.current_task():
-                task.cancel()
-        await self.close(code=code)
+    def _slot_take(self, user_pk: int) -> bool:
+        """Take a slot of ``user_pk``'s, unless they have ``MAX_CONNECTIONS_PER_USER``
+        already; at most one per connection."""
+        if self._slot is not None:
+            return self._slot == user_pk
+        if _open[user_pk] >= int(settings.LIVE["MAX_CONNECTIONS_PER_USER"]):
+            return False
+        _open[user_pk] += 1
+        self._slot = user_pk
+        return True
 
-    async def disconnect(self, code: int) -> None:
+    def _free(self) -> None:
+        """Give back what the connection holds: its slot (once: ``_slot`` is cleared as it
+        goes), its place on the watcher's list, its background tasks. Safe to call again."""
         _streams.discard(self)
         for task in getattr(self, "_tasks", []):
-            task.cancel()
-        if self.caller is not None:
-            _open[self.caller.user.pk] -= 1
-            if _open[self.caller.user.pk] <= 0:
-                del _open[self.caller.user.pk]
-            self.caller = None
+            if task is not asyncio.current_task():
+                task.cancel()
+        user_pk, self._slot = self._slot, None
+        if user_pk is not None:
+            _open[user_pk] -= 1
+            if _open[user_pk] <= 0:
+                del _open[user_pk]
+        self.caller = None
+
+    async def _join_group(self, group: str) -> None:
+        await _join(self.channel_layer, group, self.channel_name)
+        self._groups.append(group)
+
+    async def _leave_groups(self) -> None:
+        groups, self._groups = getattr(self, "_groups", []), []
+        for group in groups:
+            await _leave(self.channel_layer, group, self.channel_name)
+
+    def _spawn(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run ``work()`` beside the consumer, for as long as the connection lasts; if it
+        raises, the connection ends with 1011 like a handler that raised. (Called inside the
+        task: a task cancelled before it starts leaves no coroutine never awaited.)"""
+
+        async def guarded() -> None:
+            try:
+                await work()
+            except Exception:
+                log.exception("live: a task of %s failed", type(self).__name__)
+                await self._end(auth.INTERNAL_ERROR)
+
+        self._tasks.append(asyncio.create_task(guarded()))
+
+    async def _close(self, code: int) -> None:
+        """Send the close frame with ``code``, once; a client already gone is no error (its
+        disconnect follows anyway)."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self.close(code=code)
+        except Exception:
+            log.debug("live: closing with %s failed", code, exc_info=True)
+
+    async def _end(self, code: int) -> None:
+        """Close with ``code`` and give everything back at once, not only when the client's
+        disconnect comes (a client that never answers the close still frees its slot)."""
+        await self._close(code)
+        self._free()
+        await self._leave_groups()
+
+    async def refuse(self, code: int) -> None:
+        await self._end(code)
+
+    async def disconnect(self, code: int) -> None:
+        self._free()
+        await self._leave_groups()
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -187,13 +303,11 @@ class MatchStream(_Stream):
     """``/ws/v1/matches/{id}[?since=N]``: move items after ``since``, then the view; again
     after every committed version."""
 
+    QUERY = frozenset({"since", "ticket"})
+
     async def opened(self, user: User) -> bool:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        since = auth.query_params(self.scope).get("since", "0")
-        if not since.isdigit() or int(since) > 2**62:
-            await self.refuse(auth.BAD_REQUEST)
-            return False
-        self.sent_version = int(since)
+        self.sent_version = self.query.since
         self.read_version = 0  # the match's real version at the last read (spectators lag it)
         self.sent_view = False
         self.user = user
@@ -205,19 +319,14 @@ class MatchStream(_Stream):
         # Quick chat: only phrases sent after the connection opened, and only to the table.
         self._chat_due = False
         self.sent_chat = await _read_off_thread(chat_selectors.chat_last_id)(self.match_id)
-        await _join(self.channel_layer, relay.match_group(self.match_id), self.channel_name)
+        await self._join_group(relay.match_group(self.match_id))
         try:
             await self._pass()
         except MatchNotFound:
             await self.refuse(auth.NOT_VISIBLE)
             return False
-        self._tasks.append(asyncio.create_task(self._pump()))
+        self._spawn(self._pump)
         return True
-
-    async def disconnect(self, code: int) -> None:
-        if self.caller is not None and hasattr(self, "match_id"):
-            await _leave(self.channel_layer, relay.match_group(self.match_id), self.channel_name)
-        await super().disconnect(code)
 
     async def live_note(self, note: relay.Note) -> None:
         if note["kind"] == relay.VERSION and note["version"] > self.sent_version:
@@ -232,6 +341,7 @@ class MatchStream(_Stream):
 
     async def _pump(self) -> None:
         # One pass at a time; notes arriving meanwhile fold into the next pass.
+        failures = 0
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -240,14 +350,20 @@ class MatchStream(_Stream):
                     self._chat_due = False
                     await self._chat_pass()
                 await self._pass()
+                failures = 0
             except MatchNotFound:  # no longer visible (e.g. left a private match)
                 await self.refuse(await self._why_not_visible())
                 return
             except OSError:  # the client went away mid-pass (uvicorn's ClientDisconnected)
                 return
             except Exception:
+                if self._closed:
+                    return
+                failures += 1
+                if failures >= PASS_ATTEMPTS:
+                    raise  # _spawn's guard: 1011, the slot given back
                 log.exception("live: a stream pass failed for match %s", self.match_id)
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(PASS_RETRY_SECONDS)
                 self._wake.set()
 
     async def _why_not_visible(self) -> int:
@@ -257,7 +373,11 @@ class MatchStream(_Stream):
         if self.caller is None:
             return auth.NOT_VISIBLE
         token_id = self.caller.token_id
-        refused = await _read_off_thread(auth.standings)({token_id})
+        try:
+            refused = await _read_off_thread(auth.standings)({token_id})
+        except Exception:
+            log.exception("live: reading the standing of token %s failed", token_id)
+            return auth.NOT_VISIBLE
         return int(refused.get(token_id, auth.NOT_VISIBLE))
 
     async def _pass(self) -> None:
@@ -323,14 +443,8 @@ class PlayerStream(_Stream):
     """``/ws/v1/me``: the caller's inbox events, as they commit."""
 
     async def opened(self, user: User) -> bool:
-        await _join(self.channel_layer, relay.user_group(user.pk), self.channel_name)
-        self.user_pk = user.pk
+        await self._join_group(relay.user_group(user.pk))
         return True
-
-    async def disconnect(self, code: int) -> None:
-        if self.caller is not None:
-            await _leave(self.channel_layer, relay.user_group(self.user_pk), self.channel_name)
-        await super().disconnect(code)
 
     async def live_note(self, note: relay.Note) -> None:
         if note["kind"] not in relay.INBOX_KINDS:
