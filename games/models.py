@@ -61,6 +61,12 @@ class Match(models.Model):
         max_length=8, choices=Visibility.choices, default=Visibility.PRIVATE
     )
     invite_code = models.CharField(max_length=16, blank=True)
+    # Whether the result moves ratings: chosen at creation (casual by default, quick play
+    # rated, a rematch as its original) and confirmed when the match starts, which makes it
+    # casual when a bot sits at the table or a pair of opponents has used up its rated
+    # meetings of the day (games.selectors.rated). Ratings also need a round played out
+    # (players.services.ratings).
+    rated = models.BooleanField(default=False)
     status = models.CharField(
         max_length=10, choices=MatchStatus.choices, default=MatchStatus.WAITING
     )

@@ -24,3 +24,27 @@ class ChatSent:
     message_id: int
     seat: int
     sender_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    """``winner_id`` beat ``loser_id`` (on opposite teams) in each of these rated matches, the
+    last ones in which the two met, oldest first."""
+
+    winner_id: int
+    loser_id: int
+    match_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OneSidedResults:
+    """A rated result completed one or more streaks of one-sided results between the same
+    opponents (``BALOOT["ONE_SIDED_FLAG_WINS"]`` wins in a row within
+    ``BALOOT["ONE_SIDED_FLAG_DAYS"]`` days): a sign of rating farming (issue 23) for the
+    moderators, who decide (moderation listens). Emitted after every such result, so the same
+    streak comes again, shifted by one match, after the next win: the listener leaves out a
+    streak any of whose matches is already evidence for that pair."""
+
+    match_id: int  # the match whose result completed the streaks
+    ruleset: str
+    streaks: tuple[Streak, ...]

@@ -18,7 +18,12 @@ def _response(name: str, value: dict[str, Any], summary: str) -> OpenApiExample:
 
 
 MATCH_CREATE_REQUESTS = [
-    _request("Defaults", {}, "Private, gamerules, to 152, a day per move"),
+    _request("Defaults", {}, "Private and casual, gamerules, to 152, a day per move"),
+    _request(
+        "Rated private table",
+        {"rated": True},
+        "Moves the four players' ratings once a round is played out (four humans only)",
+    ),
     _request(
         "Against three bots",
         {"bots": {"1": "easy", "2": "normal", "3": "easy"}},
@@ -86,6 +91,7 @@ MATCH_VIEW = _response(
         "target": 152,
         "turn_seconds": 86400,
         "visibility": "private",
+        "rated": False,
         "invite_code": "K7QX2M",
         "version": 9,
         "scores": [0, 0],
@@ -193,6 +199,7 @@ INBOX = _response(
         "status": "active",
         "ruleset": "gamerules",
         "visibility": "private",
+        "rated": False,
         "version": 9,
         "scores": [0, 0],
         "target": 152,

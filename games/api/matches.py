@@ -65,6 +65,7 @@ class MatchesResource(viewsets.GenericViewSet):
             turn_seconds=data["turn_seconds"],
             visibility=data["visibility"],
             bots=data["bots"],
+            rated=data["rated"],
         )
         _, seat = selectors.match_for_viewer(match.pk, request_user(request))
         return view_response(match, seat, status.HTTP_201_CREATED)
@@ -181,7 +182,11 @@ class MatchesResource(viewsets.GenericViewSet):
             200: s.MatchViewSerializer,
             **docs.errors(
                 (400, "Invalid body (`invalid`)."),
-                (409, "`match_not_waiting`, `already_seated`, `seat_taken` or `match_full`."),
+                (
+                    409,
+                    "`match_not_waiting`, `already_seated`, `seat_taken`, `match_full`, or a "
+                    "block, either way, between you and a player seated there (`user_blocked`).",
+                ),
             ),
         },
         summary="Take a free seat (`code` for private matches)",

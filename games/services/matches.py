@@ -41,9 +41,11 @@ def match_create(
     turn_seconds: int | None = None,
     visibility: str = Visibility.PRIVATE,
     bots: dict[int, str] | None = None,
+    rated: bool = False,
 ) -> Match:
     """Create a match with the creator in seat 0 and bots where asked; four filled seats
-    start it at once."""
+    start it at once. A table is casual unless ``rated`` (it is still unrated if it starts
+    with a bot: ``games.selectors.rated``)."""
     require_in_good_standing(creator)
     rules = engine.get_ruleset(ruleset)
     bots = bots or {}
@@ -54,6 +56,7 @@ def match_create(
         turn_seconds=turn_seconds or settings.BALOOT["DEFAULT_TURN_SECONDS"],
         visibility=visibility,
         invite_code=secrets.token_urlsafe(6) if visibility == Visibility.PRIVATE else "",
+        rated=rated,
         created_by=creator,
     )
     Seat.objects.bulk_create(
@@ -72,11 +75,13 @@ def match_create_table(
     ruleset: str = engine.GAMERULES.name,
     turn_seconds: int | None = None,
     visibility: str = Visibility.PRIVATE,
+    rated: bool = True,
 ) -> Match:
     """A full table, started at once: ``seats[i]`` sits in seat i, a user or a bot level.
 
     For callers that choose the four players themselves (quick play). The first user is the
     creator; every user must be in good standing and appear once; at least one is human.
+    Rated unless told otherwise: quick play is (subject to ``games.selectors.rated``).
     """
     users = [s for s in seats if isinstance(s, User)]
     if len(seats) != 4 or not users or len({u.pk for u in users}) != len(users):
@@ -91,6 +96,7 @@ def match_create_table(
         turn_seconds=turn_seconds or settings.BALOOT["DEFAULT_TURN_SECONDS"],
         visibility=visibility,
         invite_code=secrets.token_urlsafe(6) if visibility == Visibility.PRIVATE else "",
+        rated=rated,
         created_by=users[0],
     )
     Seat.objects.bulk_create(
@@ -202,8 +208,9 @@ def match_bot_remove(*, match_id: int, user: User, seat: int) -> Match:
 
 def match_create_again(*, source: Match, creator: User) -> Match:
     """A new match at the same table as the finished ``source`` (a rematch): the same users in
-    the same seats, bots of the same levels, the same ruleset, target, clock and visibility,
-    started at once with the first dealer rotated by one. The caller holds ``source``'s lock
+    the same seats, bots of the same levels, the same ruleset, target, clock, visibility and
+    rated flag (confirmed again at the start, like any table's), started at once with the first
+    dealer rotated by one. The caller holds ``source``'s lock
     inside its transaction."""
     rules = engine.get_ruleset(source.ruleset)
     match = Match.objects.create(
@@ -213,6 +220,7 @@ def match_create_again(*, source: Match, creator: User) -> Match:
         turn_seconds=source.turn_seconds,
         visibility=source.visibility,
         invite_code=secrets.token_urlsafe(6) if source.visibility == Visibility.PRIVATE else "",
+        rated=source.rated,
         created_by=creator,
     )
     Seat.objects.bulk_create(

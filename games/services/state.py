@@ -19,6 +19,7 @@ from games.dealing import deck_names, new_salt, shuffled_deck
 from games.engine.codec import contract_to_dict, result_to_dict
 from games.events import MatchFinished, MatchStarted, TurnBegan, VersionCommitted
 from games.models import BotLevel, Match, MatchStatus, Round, RoundStatus
+from games.selectors.rated import rated_start_allowed
 from games.selectors.seats import is_automatic, playing_level
 from games.services.scheduling import FollowUp, bot_grace_seconds, schedule_on_commit
 
@@ -31,7 +32,11 @@ def match_start(match: Match, *, dealer: int | None = None) -> None:
     state = engine.new_match(engine.get_ruleset(match.ruleset), dealer=dealer, target=match.target)
     match.first_dealer = dealer
     match.status = MatchStatus.ACTIVE
-    match.started_at = timezone.now()
+    match.started_at = clock.now()
+    if match.rated and not rated_start_allowed(match):
+        # A bot at the table, or opponents who had their rated meetings of the day
+        # (games.selectors.rated): the match is casual, and says so from its first version.
+        match.rated = False
     state = round_deal(match, state)
     state_store(match, state)
     events.emit(MatchStarted(match_id=match.pk, version=match.version))

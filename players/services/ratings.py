@@ -3,11 +3,17 @@ transaction that finishes the match, so a result and the ratings it moves commit
 back together.
 
 What counts (README, docs/clients.md "Ratings"):
-- a match is rated when four humans sat at the table when it started: any bot seat at the
-  start makes it unrated (bot levels are not calibrated players, and rating against a fixed
-  bot rating would let anyone farm the easy bot);
-- it is rated when it finished with a winner (``winner_team``): by the rules, resignation,
-  abandonment or adjudication. An aborted match is unrated;
+- the table is rated (``Match.rated``): chosen when it was created (casual by default, quick
+  play rated, a rematch as its original) and confirmed when it started, which needs four
+  humans at the table (bot levels are not calibrated players, and rating against a fixed bot
+  rating would let anyone farm the easy bot) and opponents who have not used up their rated
+  meetings of the day (``games.selectors.rated``; checked again here, for two tables started
+  in the same instant);
+- it finished with a winner (``winner_team``): by the rules, resignation, abandonment or
+  adjudication. An aborted match is unrated;
+- at least one round was played out (a complete round, not a redeal): a match resigned,
+  abandoned or adjudicated before that rates no one, so four accounts cannot trade ratings
+  by resigning at the first card (issue 23);
 - the team that resigned or abandoned loses, since the match's ``winner_team`` is the other;
 - a seat handed to a bot mid-match (timeouts, staff, a deleted account) still belongs to the
   human who started in it: the roster is taken when the match starts (``RatedSeat``).
@@ -20,15 +26,20 @@ at once with players in common wait for each other instead of deadlocking.
 
 from __future__ import annotations
 
-from datetime import date
+from collections import defaultdict
+from collections.abc import Mapping
+from datetime import date, datetime, timedelta
 
+from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from core import events
 from games.events import MatchFinished, MatchStarted
-from games.models import Match, MatchStatus, Seat
+from games.models import Match, MatchStatus, Round, RoundStatus, Seat
+from games.selectors.rated import meetings_used_up
+from players.events import OneSidedResults, Streak
 from players.models import RatedSeat, Rating, RatingChange, WeeklyGain
 from players.selectors.ratings import week_of
 
@@ -36,7 +47,10 @@ _MODEL = PlackettLuce()
 
 
 def roster_record(event: MatchStarted) -> None:
-    """A match started: if four humans sit at it, note who sits where (it will be rated)."""
+    """A rated match started (four humans, ``games.services.state.match_start`` confirmed it):
+    note who sits where."""
+    if not Match.objects.filter(pk=event.match_id, rated=True).exists():
+        return
     seats = list(
         Seat.objects.filter(match_id=event.match_id).values_list("index", "user_id", "bot")
     )
@@ -58,7 +72,15 @@ def ratings_update(event: MatchFinished) -> None:
     roster = dict(RatedSeat.objects.filter(match_id=event.match_id).values_list("seat", "user_id"))
     if len(roster) != 4 or RatingChange.objects.filter(match_id=event.match_id).exists():
         return
-    ruleset = Match.objects.values_list("ruleset", flat=True).get(pk=event.match_id)
+    ruleset, rated, started_at = Match.objects.values_list("ruleset", "rated", "started_at").get(
+        pk=event.match_id
+    )
+    if not rated or started_at is None:
+        return
+    if not Round.objects.filter(match_id=event.match_id, status=RoundStatus.COMPLETE).exists():
+        return  # ended before its first round was played out
+    if meetings_used_up(match_id=event.match_id, started_at=started_at, roster=roster):
+        return  # another table of these opponents started first and took the day's last one
     user_ids = sorted(roster.values())
     # Rows for first-timers, then every row locked in user-id order (see the module's note).
     Rating.objects.bulk_create(
@@ -102,6 +124,56 @@ def ratings_update(event: MatchFinished) -> None:
     )
     RatingChange.objects.bulk_create(changes)
     _weekly_add(ruleset, week_of(now), {c.user_id: c.delta for c in changes})
+    streaks = one_sided_streaks(
+        ruleset=ruleset,
+        started_at=started_at,
+        winners=teams[event.winner_team],
+        losers=teams[1 - event.winner_team],
+    )
+    if streaks:
+        events.emit(OneSidedResults(match_id=event.match_id, ruleset=ruleset, streaks=streaks))
+
+
+def one_sided_streaks(
+    *, ruleset: str, started_at: datetime, winners: list[int], losers: list[int]
+) -> tuple[Streak, ...]:
+    """Each winner-loser pair of a rated result whose last ``ONE_SIDED_FLAG_WINS`` rated
+    meetings, all started within ``ONE_SIDED_FLAG_DAYS`` days up to ``started_at``, the
+    winner won every one of. Opponents are told apart by the history itself: in a rated
+    match teammates share ``won`` and opponents do not."""
+    wins = settings.BALOOT["ONE_SIDED_FLAG_WINS"]
+    since = started_at - timedelta(days=settings.BALOOT["ONE_SIDED_FLAG_DAYS"])
+    rows = (
+        RatingChange.objects.filter(
+            ruleset=ruleset,
+            user_id__in=[*winners, *losers],
+            match__started_at__gte=since,
+            match__started_at__lte=started_at,
+        )
+        .order_by("-match__started_at", "-match_id")
+        .values_list("match_id", "user_id", "won")
+    )
+    results: defaultdict[int, dict[int, bool]] = defaultdict(dict)
+    for match_id, user_id, won in rows:  # newest match first (dicts keep that order)
+        results[match_id][user_id] = won
+    streaks = []
+    for winner in sorted(winners):
+        for loser in sorted(losers):
+            met = _meetings(results, winner, loser)[:wins]
+            if len(met) == wins and all(won for _, won in met):
+                ids = tuple(sorted(match_id for match_id, _ in met))
+                streaks.append(Streak(winner_id=winner, loser_id=loser, match_ids=ids))
+    return tuple(streaks)
+
+
+def _meetings(results: Mapping[int, Mapping[int, bool]], a: int, b: int) -> list[tuple[int, bool]]:
+    """The matches of ``results`` (newest first) where ``a`` and ``b`` were opponents, with
+    whether ``a`` won."""
+    return [
+        (match_id, sides[a])
+        for match_id, sides in results.items()
+        if a in sides and b in sides and sides[a] != sides[b]
+    ]
 
 
 def _weekly_add(ruleset: str, week: date, deltas: dict[int, float]) -> None:

@@ -16,7 +16,7 @@ from accounts.models import AuthToken, Sanction
 from accounts.services import token_revoke
 from players.models import Rating, RatingChange, WeeklyGain
 from players.selectors.ratings import week_of
-from tests.support.api import assert_field_errors, assert_problem, match_url
+from tests.support.api import assert_field_errors, assert_problem, match_url, play_a_round_out
 from tests.support.players import Player
 
 URL = "/api/v1/leaderboards/gamerules"
@@ -111,7 +111,8 @@ def test_deleted_and_banned_accounts_are_left_out(
 def test_weekly_board_ranks_this_weeks_gains(
     table: Table, make_player: Callable[..., Player]
 ) -> None:
-    view, players = table()
+    view, players = table(rated=True)
+    play_a_round_out(players, view["id"])
     response = players[1].client.post(match_url(view["id"], "/resign"), format="json")
     assert response.status_code == 200
     # Last week's gains and an all-time-only player are not on this week's board.

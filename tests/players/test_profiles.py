@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from accounts.models import AuthToken, Sanction
 from accounts.services import token_revoke
 from players.models import Rating
-from tests.support.api import assert_problem, match_url
+from tests.support.api import assert_problem, match_url, play_a_round_out
 from tests.support.players import Player, create_match
 
 Table = Callable[..., tuple[dict[str, Any], list[Player]]]
@@ -25,7 +25,8 @@ def url(player: Player) -> str:
 def test_a_profile_shows_name_ratings_and_statistics(
     table: Table, make_player: Callable[..., Player]
 ) -> None:
-    view, players = table()
+    view, players = table(rated=True)
+    play_a_round_out(players, view["id"])
     assert (
         players[1].client.post(match_url(view["id"], "/resign"), format="json").status_code == 200
     )

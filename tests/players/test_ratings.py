@@ -1,6 +1,9 @@
 """Ratings move in the transaction that finishes a rated match (openskill, per ruleset): the
 winners gain, the losers lose, one history row each; tables with bots and aborted matches are
-unrated; a seat handed to a bot still counts for the human who started in it."""
+unrated; a seat handed to a bot still counts for the human who started in it.
+
+Every match here is created rated and has a round played out before it ends: a casual table,
+or one that ends before its first round, rates no one (tests/security/test_rating_farming.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from moderation import services as moderation
 from players.models import RatedSeat, Rating, RatingChange, WeeklyGain
 from players.models.ratings import DEFAULT_MU, DEFAULT_SIGMA
 from players.services import ratings as rating_service
-from tests.support.api import match_url
+from tests.support.api import match_url, play_a_round_out
 from tests.support.players import Player, create_match
 
 PRIOR = DEFAULT_MU - 3 * DEFAULT_SIGMA
@@ -34,7 +37,9 @@ def rating(player: Player, ruleset: str = "gamerules") -> Rating:
 
 
 def test_a_finished_all_human_match_moves_every_rating(table: Table) -> None:
-    view, players = table()
+    view, players = table(rated=True)
+    assert view["rated"] is True
+    play_a_round_out(players, view["id"])
     resign(players[1], view["id"])  # team 1 resigns: team 0 (seats 0 and 2) wins
     winners, losers = [players[0], players[2]], [players[1], players[3]]
     for p in winners:
@@ -58,14 +63,16 @@ def rating_of(user_id: int) -> Rating:
 
 
 def test_the_next_match_starts_from_the_ratings_the_last_one_left(table: Table) -> None:
-    view, players = table()
+    view, players = table(rated=True)
+    play_a_round_out(players, view["id"])
     resign(players[1], view["id"])
     after_first = {p.id: rating(p).ordinal for p in players}
-    created = create_match(players[0])
+    created = create_match(players[0], rated=True)
     for seat, p in enumerate(players[1:], start=1):
         body = {"seat": seat, "code": created["invite_code"]}
         joined = p.client.post(match_url(created["id"], "/join"), body, format="json")
         assert joined.status_code == 200, joined.content
+    play_a_round_out(players, created["id"])
     resign(players[0], created["id"])  # now team 1 wins
     for change in RatingChange.objects.filter(match_id=created["id"]):
         assert change.ordinal_before == pytest.approx(after_first[change.user_id])
@@ -78,12 +85,15 @@ def test_the_next_match_starts_from_the_ratings_the_last_one_left(table: Table) 
 
 def test_a_table_with_a_bot_at_the_start_is_unrated(make_player: Callable[..., Player]) -> None:
     players = [make_player() for _ in range(3)]
-    created = create_match(players[0], bots={"3": "easy"})
+    created = create_match(players[0], bots={"3": "easy"}, rated=True)
     for seat, p in enumerate(players[1:], start=1):
         body = {"seat": seat, "code": created["invite_code"]}
         joined = p.client.post(match_url(created["id"], "/join"), body, format="json")
         assert joined.status_code == 200, joined.content
-    assert Match.objects.get(pk=created["id"]).status == "active"
+    started = Match.objects.get(pk=created["id"])
+    # Asked rated, but a bot sits at it: casual from the start, and says so.
+    assert started.status == "active" and started.rated is False
+    assert players[0].client.get(match_url(created["id"])).json()["rated"] is False
     resign(players[1], created["id"])
     assert Match.objects.get(pk=created["id"]).status == "finished"
     assert not Rating.objects.filter(user__in=[p.user for p in players]).exists()
@@ -91,7 +101,8 @@ def test_a_table_with_a_bot_at_the_start_is_unrated(make_player: Callable[..., P
 
 
 def test_an_aborted_match_is_unrated(table: Table, make_player: Callable[..., Player]) -> None:
-    view, players = table()
+    view, players = table(rated=True)
+    play_a_round_out(players, view["id"])
     staff = make_player()
     moderation.match_abort(moderator=staff.user, match_id=view["id"], reason="server fault")
     assert Match.objects.get(pk=view["id"]).status == "aborted"
@@ -102,7 +113,8 @@ def test_an_aborted_match_is_unrated(table: Table, make_player: Callable[..., Pl
 def test_a_seat_handed_to_a_bot_still_loses_for_its_human(
     table: Table, make_player: Callable[..., Player]
 ) -> None:
-    view, players = table()
+    view, players = table(rated=True)
+    play_a_round_out(players, view["id"])
     staff = make_player()
     moderation.match_seat_to_bot(
         moderator=staff.user, match_id=view["id"], seat=3, reason="left the table"
@@ -118,7 +130,8 @@ def test_a_seat_handed_to_a_bot_still_loses_for_its_human(
 
 
 def test_provisional_until_ten_rated_matches(table: Table) -> None:
-    view, players = table()
+    view, players = table(rated=True)
+    play_a_round_out(players, view["id"])
     for p, done in zip(players, (8, 9, 0, 30), strict=True):
         Rating.objects.create(user=p.user, ruleset="gamerules", rated_matches=done)
     resign(players[1], view["id"])
@@ -133,7 +146,8 @@ def test_provisional_until_ten_rated_matches(table: Table) -> None:
 def test_a_failing_rating_update_rolls_back_the_finish(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    view, players = table()
+    view, players = table(rated=True)
+    play_a_round_out(players, view["id"])
     version = Match.objects.get(pk=view["id"]).version
 
     def broken(*args: Any, **kwargs: Any) -> None:
@@ -149,12 +163,14 @@ def test_a_failing_rating_update_rolls_back_the_finish(
 
 
 def _seated(players: list[Player], order: list[int]) -> int:
-    """A new active match of these four players, ``order[i]`` in seat i."""
-    created = create_match(players[order[0]])
+    """A new active rated match of these four players, ``order[i]`` in seat i, with a round
+    played out."""
+    created = create_match(players[order[0]], rated=True)
     for seat, index in enumerate(order[1:], start=1):
         body = {"seat": seat, "code": created["invite_code"]}
         joined = players[index].client.post(match_url(created["id"], "/join"), body, format="json")
         assert joined.status_code == 200, joined.content
+    play_a_round_out([players[i] for i in order], created["id"])
     return int(created["id"])
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from players.models import Rating, RatingChange
-from tests.support.api import match_url
+from tests.support.api import match_url, play_a_round_out
 from tests.support.players import Player
 
 Table = Callable[..., tuple[dict[str, Any], list[Player]]]
@@ -22,14 +22,16 @@ def resign(player: Player, match_id: int) -> None:
 def test_a_saudi_match_moves_saudi_ratings_only_and_each_board_is_its_own(
     table: Table, make_player: Callable[..., Player]
 ) -> None:
-    view, players = table(ruleset="saudi")
+    view, players = table(ruleset="saudi", rated=True)
+    play_a_round_out(players, view["id"])
     resign(players[1], view["id"])  # team 0 (seats 0 and 2) wins in saudi
     assert set(Rating.objects.values_list("ruleset", flat=True)) == {"saudi"}
     assert set(RatingChange.objects.values_list("ruleset", flat=True)) == {"saudi"}
 
     # Four others in gamerules: the saudi ratings do not move, nor join that board.
     saudi_before = {r.user_id: r.ordinal for r in Rating.objects.filter(ruleset="saudi")}
-    again, others = table()
+    again, others = table(rated=True)
+    play_a_round_out(others, again["id"])
     resign(others[0], again["id"])
     assert {r.user_id: r.ordinal for r in Rating.objects.filter(ruleset="saudi")} == saudi_before
     assert Rating.objects.filter(ruleset="gamerules").count() == 4

@@ -52,6 +52,28 @@ class Script:
             return self.answers.pop(0) if self.answers else self.default
 
 
+class FakeDns:
+    """``socket.getaddrinfo`` answering ``names`` with the given addresses (and every other
+    lookup as the real resolver would); ``looked_up`` records each name asked for."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+        self.looked_up: list[str] = []
+        self._real = socket.getaddrinfo
+
+    def __call__(self, host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        self.looked_up.append(host)
+        if host in self.names:
+            return self._real(self.names[host], port, *args, **kwargs)
+        return self._real(host, port, *args, **kwargs)
+
+
+def fake_dns(monkeypatch: Any, names: dict[str, str]) -> FakeDns:
+    resolver = FakeDns(names)
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    return resolver
+
+
 @contextmanager
 def http_server(script: Script) -> Iterator[str]:
     """Serve ``script`` on a free loopback port; yields the base URL."""

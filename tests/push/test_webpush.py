@@ -9,6 +9,7 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import http_ece
 import jwt
@@ -19,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from live.push.models import Device, Notification
 from live.push.tasks import sweep_outbox
 from tests.push.conftest import Deliveries
-from tests.push.servers import Script, http_server
+from tests.push.servers import Script, fake_dns, http_server
 from tests.support.players import Player, create_match
 
 THREE_BOTS = {"1": "easy", "2": "easy", "3": "easy"}
@@ -54,11 +55,22 @@ def vapid(settings: Any) -> ec.EllipticCurvePrivateKey:
     return key
 
 
+# The local push service answers on loopback under a DNS name, as a real one would: the
+# endpoints pass the same checks as in production, and the sender's guard resolves the name and
+# lets the address through only because the tests list loopback in OUTBOUND_ALLOWED_NETWORKS.
+PUSH_HOST = "push.baloot.test"
+
+
 @pytest.fixture
-def push_service() -> Iterator[tuple[Script, str]]:
+def push_service(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Script, str]]:
     script = Script()
     with http_server(script) as base:
-        yield script, base
+        port = urlsplit(base).port
+        assert port is not None
+        fake_dns(monkeypatch, {PUSH_HOST: "127.0.0.1"})
+        settings.OUTBOUND_ALLOWED_NETWORKS = ["127.0.0.1/32"]
+        settings.WEBPUSH_ALLOWED_PORTS = [port]
+        yield script, f"http://{PUSH_HOST}:{port}"
 
 
 def subscribe(

@@ -197,3 +197,18 @@ def finish_round(players: list[Player], match_id: int, rng: random.Random | None
     """Play legal moves until the current round is over (a redeal counts)."""
     number = state_of(match_id).round_no
     return play_until(players, match_id, lambda m: state_of(m.pk).round_no > number, rng)
+
+
+def play_a_round_out(
+    players: list[Player], match_id: int, rng: random.Random | None = None
+) -> Match:
+    """Play legal moves, never doubling (a Gahwa would end the match), until a round is
+    complete (a redeal is not): from then on the match's result moves ratings."""
+    rng = rng or random.Random(1)
+    for _ in range(3000):
+        match = Match.objects.get(pk=match_id)
+        played = Round.objects.filter(match_id=match_id, status="complete").exists()
+        if played or match.status != "active":
+            return match
+        legal_step(players, match_id, rng, declines_doubling=True)
+    raise AssertionError("no round was played out")

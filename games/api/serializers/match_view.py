@@ -285,6 +285,14 @@ class FinishedRoundSerializer(ResponseSerializer):
     revealed_hands = RevealedHandsField()
 
 
+RATED_HELP = (
+    "Whether the result moves ratings: as the table was created (quick play is rated), "
+    "false from the start when a bot sits at it or its opponents have had their rated "
+    "matches of the day. A rated match that ends before its first round is played out "
+    "moves no rating."
+)
+
+
 class MatchViewSerializer(ResponseSerializer):
     # The match as one caller sees it (``games.selectors.MatchView``).
 
@@ -295,6 +303,7 @@ class MatchViewSerializer(ResponseSerializer):
     target = serializers.IntegerField(source="match.target")
     turn_seconds = serializers.IntegerField(source="match.turn_seconds")
     visibility = serializers.ChoiceField(choices=Visibility.choices, source="match.visibility")
+    rated = serializers.BooleanField(source="match.rated", help_text=RATED_HELP)
     invite_code = serializers.CharField(allow_null=True)
     version = serializers.IntegerField(source="match.version")
     scores = IntListField(source="match.scores")
@@ -313,6 +322,7 @@ class MatchSummarySerializer(ResponseSerializer):
     status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
     ruleset = serializers.CharField(source="match.ruleset")
     visibility = serializers.ChoiceField(choices=Visibility.choices, source="match.visibility")
+    rated = serializers.BooleanField(source="match.rated", help_text=RATED_HELP)
     version = serializers.IntegerField(source="match.version")
     scores = IntListField(source="match.scores")
     target = serializers.IntegerField(source="match.target")

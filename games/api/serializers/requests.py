@@ -65,6 +65,16 @@ class MatchCreateRequestSerializer(StrictRequestSerializer):
         default=settings.BALOOT["DEFAULT_TURN_SECONDS"],
     )
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
+    rated = StrictBooleanField(
+        default=False,
+        help_text=(
+            "Whether the result moves the players' ratings; a table is casual unless asked. "
+            "It counts only with four humans at the table, between opponents who have not "
+            "used up their rated matches together for the last 24 hours (a server setting, 3 "
+            "by default), and once a round has been played out; the match view's `rated` "
+            "says whether it still counts."
+        ),
+    )
     bots = BotSeatsField(
         required=False,
         default=dict,
