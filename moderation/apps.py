@@ -5,3 +5,10 @@ class ModerationConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "moderation"
     label = "moderation"
+
+    def ready(self) -> None:
+        # players emits OneSidedResults inside the transaction that finishes a rated match;
+        # moderation sits above players, so it subscribes here and raises the flag in it.
+        from moderation.services import flags
+
+        flags.connect()

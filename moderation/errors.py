@@ -24,6 +24,10 @@ class SanctionNotFound(NotFound):
     default_detail = _("No such sanction.")
 
 
+class FlagNotFound(NotFound):
+    default_detail = _("No such flag.")
+
+
 class AlreadySettled(Conflict):
     """A report already resolved, a sanction already lifted: nothing left to do. The code is
     ``invalid`` (published since the first release), the status 409."""

@@ -97,6 +97,8 @@ class ModerationKind(models.TextChoices):
     REPORT_UPHOLD = "report_uphold"
     SANCTION_APPLY = "sanction_apply"
     SANCTION_LIFT = "sanction_lift"
+    FLAG_DISMISS = "flag_dismiss"
+    FLAG_UPHOLD = "flag_uphold"
 
 
 class ModerationAction(models.Model):
@@ -142,3 +144,61 @@ class ModerationAction(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise ValueError("the moderation log is append-only")
+
+
+class FlagKind(models.TextChoices):
+    ONE_SIDED_RESULTS = "one_sided_results", "One-sided results between the same accounts"
+
+
+class Flag(models.Model):
+    """An entry of the moderators' queue raised by the system rather than by a player: a
+    pattern worth a look, with the matches that show it (``evidence``). For now one kind:
+    accounts that beat the same opponents in rated match after rated match (rating farming,
+    issue 23; ``moderation.services.flags``). Settled like a report: dismissed, or upheld
+    once the moderators have acted (a sanction goes through the user's page)."""
+
+    kind = models.CharField(max_length=24, choices=FlagKind.choices)
+    ruleset = models.CharField(max_length=32)
+    # The match whose result raised the flag (the evidence holds it and the earlier ones).
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="flags")
+    status = models.CharField(
+        max_length=10, choices=ReportStatus.choices, default=ReportStatus.OPEN
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["status", "created_at"], name="flag_queue")]
+
+    def __str__(self) -> str:
+        return f"Flag {self.pk} ({self.get_kind_display()})"
+
+
+class FlagEvidence(models.Model):
+    """One match of a flag's evidence: ``winner`` beat ``loser`` in it. A match is evidence
+    for a pair of opponents once (the unique constraint), so the same results never raise a
+    second flag: the next flag for the pair needs a streak of new matches."""
+
+    flag = models.ForeignKey(Flag, on_delete=models.CASCADE, related_name="evidence")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    winner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    loser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["flag", "match", "winner", "loser"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["winner", "loser", "match"], name="flag_evidence_once_per_pair"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id}: {self.winner_id} beat {self.loser_id}"

@@ -8,6 +8,7 @@ moderation service writes one ``ModerationAction`` row in the same transaction: 
 and its log entry commit together or not at all.
 """
 
+from moderation.services.flags import flag_settle, one_sided_flag
 from moderation.services.matches import (
     match_abort,
     match_adjudicate,
@@ -24,10 +25,12 @@ from moderation.services.reports import (
 from moderation.services.sanctions import sanction_apply, sanction_lift
 
 __all__ = [
+    "flag_settle",
     "match_abort",
     "match_adjudicate",
     "match_deadline_extend",
     "match_seat_to_bot",
+    "one_sided_flag",
     "report_create",
     "report_dismiss",
     "report_sanction",

@@ -16,7 +16,7 @@ from accounts.models import Sanction
 from games import records
 from games.models import Match, Move, Round, RoundStatus, Seat
 from moderation import services as moderation
-from moderation.models import ModerationAction, Report
+from moderation.models import Flag, FlagEvidence, ModerationAction, Report
 from tests.support.api import API, view_of
 
 MODERATOR_PERMISSIONS = {
@@ -32,6 +32,9 @@ MODERATOR_PERMISSIONS = {
     "moderation.view_report",
     "moderation.change_report",
     "moderation.view_moderationaction",
+    "moderation.view_flag",
+    "moderation.change_flag",
+    "moderation.view_flagevidence",
 }
 
 M = TypeVar("M", bound=Model)
@@ -75,6 +78,7 @@ CHANGELISTS = {
         f"created_at__gte={SINCE}",
         "q=x",
     ],
+    "moderation/flag": ["status=open", "status=all", "kind__exact=one_sided_results", "q=1"],
 }
 
 
@@ -88,6 +92,10 @@ def world(played: Any, moderator: Any) -> dict[str, Any]:
     sanction = moderation.sanction_apply(
         moderator=moderator.user, user_id=players[3].id, kind="warn", reason="x"
     )
+    flag = Flag.objects.create(kind="one_sided_results", ruleset="gamerules", match=match)
+    FlagEvidence.objects.create(
+        flag=flag, match=match, winner=players[0].user, loser=players[1].user
+    )
     return {
         "accounts/user": players[0].user.pk,
         "accounts/sanction": sanction.pk,
@@ -97,6 +105,7 @@ def world(played: Any, moderator: Any) -> dict[str, Any]:
         "games/move": first(Move.objects.filter(match=match)).pk,
         "moderation/report": report.pk,
         "moderation/moderationaction": first(ModerationAction.objects).pk,
+        "moderation/flag": flag.pk,
         "match": match,
         "players": players,
     }
