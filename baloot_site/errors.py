@@ -150,7 +150,8 @@ def problem_response(
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
-        return problem_response(exc.status, exc.code, exc.detail, **exc.extra)
+        retry = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+        return problem_response(exc.status, exc.code, exc.detail, headers=retry, **exc.extra)
     if isinstance(exc, EngineError):
         # A malformed move is a bad body (400); a well-formed move the rules refuse is 422.
         message = engine_detail(exc)

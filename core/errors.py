@@ -23,6 +23,8 @@ class DomainError(Exception):
     # Wrapped in gettext_lazy: rendered in the request's language when the problem is made
     # (tests/i18n walks every subclass and checks its Arabic).
     default_detail: ClassVar[str | Promise] = _("The request is not valid.")
+    # Whole seconds after which a retry may succeed; sent as ``Retry-After`` when set.
+    retry_after: int | None = None
 
     def __init__(self, detail: str | Promise | None = None, **extra: Any) -> None:
         self.detail = detail or self.default_detail
