@@ -44,6 +44,16 @@ class AccountBanned(DomainError):
     default_detail = _("This account is banned.")
 
 
+class AccountClosed(DomainError):
+    """A deleted or deactivated account met by a service that seats players: a deletion that
+    committed while the request waited for a lock, or a direct call. Refused as the account's
+    revoked token is from then on, so a client needs no new case."""
+
+    code = "authentication_failed"
+    status = 401
+    default_detail = _("Invalid or revoked token.")
+
+
 def standing_refusal(sanction: Sanction) -> AccountBanned | AccountSuspended:
     """The refusal for an account under ``sanction``: the same words at login, on every token
     and in every service that needs a player in good standing."""

@@ -540,6 +540,15 @@ PUSH_KEEP_DAYS = env.float("PUSH_KEEP_DAYS", default=7.0)
 WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
 WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="mailto:ops@baloot.invalid")
 WEBPUSH_ALLOW_HTTP = env.bool("WEBPUSH_ALLOW_HTTP", default=False)
+# A Web Push endpoint is a URL a client gave us (live/push/endpoints.py): on a DNS name, never
+# an address. The ports it may name (one that names none is on 443), and, when not empty, the
+# push services it may be on ("web.push.apple.com" exactly, ".push.apple.com" that name and
+# any name under it); empty: any public host.
+WEBPUSH_ALLOWED_PORTS = [int(p) for p in env.list("WEBPUSH_ALLOWED_PORTS", default=["443"])]
+WEBPUSH_ALLOWED_HOSTS = env.list("WEBPUSH_ALLOWED_HOSTS", default=[])
+# Requests to URLs a client gave us connect only to public addresses (core/outbound.py),
+# plus these networks (CIDR). Empty in production; the tests add their loopback push service.
+OUTBOUND_ALLOWED_NETWORKS = env.list("OUTBOUND_ALLOWED_NETWORKS", default=[])
 # FCM HTTP v1: the Firebase project and a service-account key file (JSON).
 FCM_PROJECT_ID = env.str("FCM_PROJECT_ID", default="")
 FCM_SERVICE_ACCOUNT_FILE = env.str("FCM_SERVICE_ACCOUNT_FILE", default="")

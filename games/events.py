@@ -58,3 +58,16 @@ class SeatHandedToBot:
     seat: int
     user_id: int | None
     reason: str  # "timeouts" | "staff"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated:
+    """A player took a free seat of a waiting match (a join, or an invitation's accept),
+    emitted under the match lock before anything else follows from it (the start, the version
+    bump). The apps above games may refuse the seat by raising a ``DomainError``, which rolls
+    the join back: players refuses a table where the newcomer and someone seated there block
+    each other (games cannot know blocks)."""
+
+    match_id: int
+    seat: int
+    user_id: int

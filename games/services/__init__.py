@@ -7,7 +7,8 @@ all in one transaction; follow-up work (bot turns, deadlines) is scheduled on co
 Services take domain values (ids, users, an ``engine.Move``) and return domain objects; they
 know nothing of HTTP. The modules, from the bottom up:
 
-- ``access``: the row lock and the checks on the caller (seated, in good standing, active)
+- ``access``: the row lock and the checks on the caller (seated, in good standing, active),
+  and who may take a seat (``require_seatable``, under the lock)
 - ``scheduling``: what runs after commit (a bot move, a deadline), enqueued by ``games.tasks``
 - ``state``: starting, dealing, storing the snapshot, finishing
 - ``matches``: create, join, leave, resign
@@ -16,11 +17,13 @@ know nothing of HTTP. The modules, from the bottom up:
 """
 
 from games.services.access import (
+    barred_from_seats,
     match_lock,
     match_lock_seated,
     require_active,
     require_in_good_standing,
     require_seat,
+    require_seatable,
     seat_of,
 )
 from games.services.matches import (
@@ -52,6 +55,7 @@ from games.services.turns import (
 __all__ = [
     "FollowUp",
     "automatic_move_decide",
+    "barred_from_seats",
     "bot_turn_play",
     "hard_bot_turn_play",
     "heartbeat_record",
@@ -70,6 +74,7 @@ __all__ = [
     "require_active",
     "require_in_good_standing",
     "require_seat",
+    "require_seatable",
     "seat_come_back",
     "seat_of",
     "seat_reclaim",

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from accounts.errors import standing_refusal
-from accounts.models import User
+from collections.abc import Iterable
+
+from django.db.models import Q
+
+from accounts.errors import AccountClosed, standing_refusal
+from accounts.models import Sanction, User
 from accounts.selectors import sanction_active_for
 from games.errors import MatchNotActive, MatchNotFound, NotAPlayer
 from games.models import Match, MatchStatus, Seat, Visibility
@@ -37,6 +41,37 @@ def require_in_good_standing(user: User) -> None:
 
     if checked_in_this_request(user):
         return  # the bearer token was checked against sanctions moments ago
+    sanction = sanction_active_for(user)
+    if sanction is not None:
+        raise standing_refusal(sanction)
+
+
+def barred_from_seats(user_ids: Iterable[int]) -> set[int]:
+    """Those of ``user_ids`` who may not take a seat now: deleted or deactivated accounts, and
+    players under an active suspension or ban. Two queries, read fresh (never a request's
+    earlier check), so that a caller holding a match lock sees every ban or deletion that
+    committed before it took the lock."""
+    ids = set(user_ids)
+    if not ids:
+        return set()
+    closed = User.objects.filter(Q(is_active=False) | Q(deleted_at__isnull=False), pk__in=ids)
+    # Sanctions run on the wall clock (accounts), not on the turn rules' clock.
+    sanctioned = Sanction.objects.active().filter(user_id__in=ids)
+    return set(closed.values_list("pk", flat=True)) | set(
+        sanctioned.values_list("user_id", flat=True)
+    )
+
+
+def require_seatable(user: User) -> None:
+    """``user`` may take a seat now, or the refusal: a deleted or deactivated account as its
+    revoked token would be (``authentication_failed``), a suspension or ban as at login.
+
+    Every path to a seat calls this under the match lock (join, an invitation's accept, a
+    rematch, quick play's table), unlike ``require_in_good_standing``, which trusts the
+    request's token check: a ban or a deletion that committed while the request waited for
+    the lock must still keep the player out."""
+    if User.objects.filter(Q(is_active=False) | Q(deleted_at__isnull=False), pk=user.pk).exists():
+        raise AccountClosed()
     sanction = sanction_active_for(user)
     if sanction is not None:
         raise standing_refusal(sanction)

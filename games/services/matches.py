@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from core import events
 from games import engine
 from games.errors import (
     AlreadySeated,
@@ -21,12 +22,14 @@ from games.errors import (
     SeatNotBot,
     SeatTaken,
 )
+from games.events import PlayerSeated
 from games.models import EndReason, Match, MatchStatus, Seat, Visibility
 from games.services.access import (
     match_lock,
     require_active,
     require_in_good_standing,
     require_seat,
+    require_seatable,
     seat_of,
 )
 from games.services.state import match_finish, match_start, version_bump
@@ -87,7 +90,7 @@ def match_create_table(
     if len(seats) != 4 or not users or len({u.pk for u in users}) != len(users):
         raise ValueError("a table is four seats, at least one human, none twice")
     for user in users:
-        require_in_good_standing(user)
+        require_seatable(user)  # read fresh: the users were loaded before any lock
     rules = engine.get_ruleset(ruleset)
     match = Match.objects.create(
         ruleset=rules.name,
@@ -117,6 +120,9 @@ def match_join(
 ) -> Match:
     require_in_good_standing(user)
     match = match_lock(match_id)
+    # Again under the lock, read fresh: a ban or a deletion that committed while this join
+    # waited for the lock keeps the player out (the check above trusts the request's token).
+    require_seatable(user)
     if (
         match.visibility == Visibility.PRIVATE
         # A wrong invite code is the same 404 as no match at all: nothing is revealed.
@@ -139,6 +145,8 @@ def match_join(
             raise SeatTaken()
     free.user = user
     free.save(update_fields=["user"])
+    # The apps above may refuse the newcomer (players: a block with someone seated here).
+    events.emit(PlayerSeated(match_id=match.pk, seat=free.index, user_id=user.pk))
     if all(not s.is_empty for s in seats):
         match_start(match)
     else:
@@ -211,7 +219,11 @@ def match_create_again(*, source: Match, creator: User) -> Match:
     the same seats, bots of the same levels, the same ruleset, target, clock, visibility and
     rated flag (confirmed again at the start, like any table's), started at once with the first
     dealer rotated by one. The caller holds ``source``'s lock
-    inside its transaction."""
+    inside its transaction, and has checked who may sit (``require_seatable``: the last line
+    of defence here refuses anyone who may not)."""
+    for seat in source.seat_list():
+        if seat.user is not None:
+            require_seatable(seat.user)
     rules = engine.get_ruleset(source.ruleset)
     match = Match.objects.create(
         ruleset=rules.name,
