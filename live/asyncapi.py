@@ -64,6 +64,9 @@ _INBOX_EVENTS = {
     "invitation": "You are invited to the match `match_id` (read it in "
     "`GET /api/v1/me/invitations`).",
     "seat_to_bot": "Your seat is played by a bot now (away after timeouts, or staff).",
+    "rematch_cancelled": "The rematch proposed after the finished match `match_id` was called "
+    "off: that table cannot play together again (a player can no longer play, or two of them "
+    "block each other); `GET /api/v1/matches/{id}/rematch` shows `cancelled`.",
 }
 
 

@@ -1,6 +1,6 @@
-"""games.events (and players' ChatSent) → notes for the streams (live/relay.py). Runs inside
-the write transaction, in whichever process commits; reads only seat ownership, writes only a
-relay row (table relay)."""
+"""games.events (and players' invitations, cancelled rematches and chat) → notes for the streams
+(live/relay.py). Runs inside the write transaction, in whichever process commits; reads only
+seat ownership, writes only a relay row (table relay)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,12 @@ def on_invitation(event: player_events.InvitationSent) -> None:
     relay.publish(relay.note_make("invitation", event.match_id, event.version, event.invitee_id))
 
 
+def on_rematch_cancelled(event: player_events.RematchCancelled) -> None:
+    # The finished match's id and version only: who could no longer play, and why, stay out.
+    for user_id in event.user_ids:
+        relay.publish(relay.note_make("rematch_cancelled", event.match_id, event.version, user_id))
+
+
 def on_chat(event: player_events.ChatSent) -> None:
     relay.publish(relay.note_make(relay.CHAT, event.match_id, event.message_id))
 
@@ -60,4 +66,5 @@ def connect() -> None:
     events.subscribe(game_events.MatchFinished, on_finished)
     events.subscribe(game_events.SeatHandedToBot, on_seat_to_bot)
     events.subscribe(player_events.InvitationSent, on_invitation)
+    events.subscribe(player_events.RematchCancelled, on_rematch_cancelled)
     events.subscribe(player_events.ChatSent, on_chat)

@@ -43,7 +43,14 @@ VERSION = "version"
 # the last message it sent, so the note stays a "look again".
 CHAT = "chat"
 # Inbox events for one player (the player stream).
-INBOX_KINDS = ("your_turn", "match_started", "match_finished", "invitation", "seat_to_bot")
+INBOX_KINDS = (
+    "your_turn",
+    "match_started",
+    "match_finished",
+    "invitation",
+    "seat_to_bot",
+    "rematch_cancelled",
+)
 
 
 class Note(TypedDict):

@@ -89,6 +89,23 @@ class RematchStarted(Conflict):
     default_detail = _("The rematch has started already.")
 
 
+class RematchCancelled(Conflict):
+    """The proposal was called off: a player of the table can no longer play (their account
+    was deleted, or they were suspended or banned), or two who had accepted block each other
+    now. The answer does not say which, nor who."""
+
+    code = "rematch_cancelled"
+    default_detail = _("The rematch was called off: this table cannot play together again.")
+
+
+class RematchUnavailable(Conflict):
+    """Nobody proposed yet, and a player of the table can no longer play: the same table
+    cannot sit again, so no proposal is made."""
+
+    code = "rematch_unavailable"
+    default_detail = _("This table cannot play again: one of its players can no longer play.")
+
+
 # --- Quick play (players.services.matchmaking) ---------------------------------------------
 
 

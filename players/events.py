@@ -27,6 +27,18 @@ class ChatSent:
 
 
 @dataclass(frozen=True, slots=True)
+class RematchCancelled:
+    """A pending rematch proposal was called off: a player of the table can no longer play
+    (account deleted, suspended or banned), or two who had accepted block each other now.
+    ``user_ids``: the table's humans who can still play, told on ``/ws/v1/me``; who was lost,
+    and why, is not said."""
+
+    match_id: int  # the finished match whose rematch it was
+    version: int  # that match's version (unchanged by the cancellation)
+    user_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Streak:
     """``winner_id`` beat ``loser_id`` (on opposite teams) in each of these rated matches, the
     last ones in which the two met, oldest first."""

@@ -1,5 +1,5 @@
-"""Sanctions: applying one (a suspended or banned player's seats go away or are vacated) and
-lifting it."""
+"""Sanctions: applying one (a suspended or banned player's seats go away or are vacated, and
+the pending rematches of their finished matches are called off) and lifting it."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from moderation.errors import (
 from moderation.events import SanctionApplied
 from moderation.models import ModerationKind
 from moderation.services.log import action_log, require_reason
+from players.services.rematch import rematches_cancel_for
 
 
 def sanction_start(
@@ -46,6 +47,10 @@ def sanction_start(
     changes: dict[str, Any] = {"sanction": kind, "ends_at": ends_at}
     if kind != SanctionKind.WARN:
         changes["seats"] = _seats_of_sanctioned(user)
+        # A pending rematch cannot seat them: it is called off, the table's others told.
+        rematches = rematches_cancel_for(user_id=user.pk)
+        if rematches:
+            changes["rematches_cancelled"] = rematches
     return sanction, changes
 
 

@@ -17,14 +17,20 @@ from games.models import Match
 from players.selectors.social import human_seats, rematch_json, rematch_of
 from players.services import rematch as services
 
-STATUSES = [("pending", "pending"), ("started", "started"), ("expired", "expired")]
+STATUSES = [
+    ("pending", "pending"),
+    ("started", "started"),
+    ("expired", "expired"),
+    ("cancelled", "cancelled"),
+]
 
 
 class RematchSerializer(serializers.Serializer):
     match_id = serializers.IntegerField(help_text="The finished match.")
     status = serializers.ChoiceField(
         choices=STATUSES,
-        help_text="pending (waiting for accepts), started (`new_match_id` set), expired.",
+        help_text="pending (waiting for accepts), started (`new_match_id` set), expired, "
+        "cancelled (the table cannot play together again; `expires_at` is when).",
     )
     proposed_by_seat = serializers.IntegerField()
     accepted_seats = serializers.ListField(child=serializers.IntegerField())
@@ -116,7 +122,12 @@ class MatchRematchView(GenericAPIView):
                 (
                     409,
                     "The match has not finished (`match_not_finished`), the proposal expired "
-                    "(`rematch_expired`) or the rematch started already (`rematch_started`).",
+                    "(`rematch_expired`), the rematch started already (`rematch_started`), the "
+                    "proposal was called off (`rematch_cancelled`: a player of the table can "
+                    "no longer play, account deleted, suspended or banned, or two who accepted "
+                    "block each other now), none can be made as a player of the table can no "
+                    "longer play (`rematch_unavailable`), or a block between you and another "
+                    "player of the table, either way (`user_blocked`).",
                 ),
             ),
         },

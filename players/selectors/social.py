@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import QuerySet
@@ -99,9 +100,25 @@ def rematch_of(*, user: User, match_id: int) -> tuple[Rematch, Match]:
     return rematch, match
 
 
+# How long a proposal waits for every human to accept.
+REMATCH_SECONDS = 600
+
+
+def rematch_cancelled(rematch: Rematch) -> bool:
+    """Was the proposal called off (a player of the table can no longer play)? A cancellation
+    ends it early, setting ``expires_at`` to its moment; a proposal that simply ran out ends
+    ``REMATCH_SECONDS`` after it was made, never sooner. (A ``cancelled_at`` column would say
+    it outright; this reads the same fact without one.)"""
+    return rematch.new_match_id is None and rematch.expires_at < rematch.created_at + timedelta(
+        seconds=REMATCH_SECONDS
+    )
+
+
 def rematch_status(rematch: Rematch) -> str:
     if rematch.new_match_id is not None:
         return "started"
+    if rematch_cancelled(rematch):
+        return "cancelled"
     if clock.now() >= rematch.expires_at:
         return "expired"
     return "pending"

@@ -1,16 +1,40 @@
-"""Blocking a player: no invitations between the two, no follows, never seated together by
-quick play, their chat phrases hidden from the blocker."""
+"""Blocking a player: no invitations between the two, no follows, never at one table (however
+they come to it: a join, an invitation from anyone, quick play, a rematch), their chat phrases
+hidden from the blocker."""
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from core import clock
-from players.errors import CannotBlockSelf, NotBlocked
+from core import clock, events
+from games.events import PlayerSeated
+from games.models import Seat
+from players.errors import CannotBlockSelf, NotBlocked, UserBlocked
 from players.models import Block, Follow, Invitation, InvitationStatus
+from players.selectors.blocks import blocked_pairs
 from players.selectors.social import user_by_username
+
+# The answer to a newcomer kept from a table by a block (whoever blocked).
+SEAT_REFUSED = _("You cannot sit at this table.")
+
+
+def connect() -> None:
+    events.subscribe(PlayerSeated, on_player_seated)
+
+
+def on_player_seated(event: PlayerSeated) -> None:
+    """A newcomer to a waiting table (a join, or the accept of anyone's invitation) who blocks,
+    or is blocked by, someone seated there is refused, and the join rolls back. Runs under the
+    match lock, so the seats read are the table's as the newcomer sits down. The refusal does
+    not say who blocked whom, nor which seat."""
+    seated = Seat.objects.filter(match_id=event.match_id, user__isnull=False).values_list(
+        "user_id", flat=True
+    )
+    if any(event.user_id in pair for pair in blocked_pairs(seated)):
+        raise UserBlocked(SEAT_REFUSED)
 
 
 @transaction.atomic

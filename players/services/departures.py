@@ -2,10 +2,11 @@
 deletion's own transaction (``accounts.events.AccountDeleted``; accounts cannot know this app).
 
 Follows and blocks either way go: they say who knew or avoided whom. Open invitations from or
-to the user are cancelled, a waiting quick-play ticket is cancelled, and a rematch proposal of a
-match they sat in expires, so it cannot seat an erased account in a new match. Ratings and their
-history stay (other players' results were computed against them); the leaderboards leave
-deleted accounts out.
+to the user are cancelled, a waiting quick-play ticket is cancelled, and a pending rematch
+proposal of a match they sat in is cancelled, its other players told
+(``players.services.rematch``), so it cannot seat an erased account in a new match. Ratings
+and their history stay (other players' results were computed against them); the
+leaderboards leave deleted accounts out.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from players.models import (
     Follow,
     Invitation,
     InvitationStatus,
-    Rematch,
     Ticket,
     TicketStatus,
 )
+from players.services.rematch import rematches_cancel_for
 
 
 def connect() -> None:
@@ -39,6 +40,6 @@ def on_account_deleted(event: AccountDeleted) -> None:
     Ticket.objects.filter(user_id=user_id, status=TicketStatus.WAITING).update(
         status=TicketStatus.CANCELLED, cancelled_at=now
     )
-    Rematch.objects.filter(
-        new_match__isnull=True, expires_at__gt=now, match__seats__user_id=user_id
-    ).update(expires_at=now)
+    # Cancelled at once, the table's other humans told (the account is inactive already, so
+    # it is not among them).
+    rematches_cancel_for(user_id=user_id)

@@ -75,6 +75,7 @@ def test_it_describes_every_message_close_code_and_way_in(
         "match_finished",
         "invitation",
         "seat_to_bot",
+        "rematch_cancelled",
     }
     assert "/api/v1/auth/ws-ticket" in openapi["paths"]
     ticket = openapi["paths"]["/api/v1/auth/ws-ticket"]["post"]

@@ -58,8 +58,8 @@ def test_follows_blocks_invitations_tickets_and_rematches_of_a_deleted_account_g
     assert set(Ticket.objects.filter(user_id=gone).values_list("status", flat=True)) == {
         "cancelled"
     }
-    # The others accept: the proposal has expired, no match seats the erased account.
+    # The others accept: the proposal was called off, no match seats the erased account.
     for player in players[1:]:
         answer = player.client.post(match_url(view["id"], "/rematch"), format="json")
-        assert answer.status_code == 409 and answer.json()["code"] == "rematch_expired"
+        assert answer.status_code == 409 and answer.json()["code"] == "rematch_cancelled"
     assert Rematch.objects.get(match_id=view["id"]).new_match_id is None
