@@ -578,4 +578,13 @@ CELERY_BEAT_SCHEDULE["matchmaking-place"] = {
     "schedule": env.float("MATCHMAKING_SWEEP_SECONDS", default=2.0),
 }
 
+# Invitations (players/services/invitations.py), each a push to someone: how many one player
+# may send in any hour (429 invitation_rate_limited with Retry-After past it), and how many open
+# invitations one player may hold at once (409 invitee_invitations_full). A table never has more
+# open invitations than free seats.
+INVITATIONS = {
+    "PER_HOUR": env.int("INVITATIONS_PER_HOUR", default=30),
+    "OPEN_PER_INVITEE": env.int("INVITATIONS_OPEN_PER_INVITEE", default=10),
+}
+
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

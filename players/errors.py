@@ -74,6 +74,33 @@ class InvitationNotPending(Conflict):
     default_detail = _("This invitation was already answered or withdrawn.")
 
 
+class InvitationRateLimited(DomainError):
+    """The inviter sent ``INVITATIONS["PER_HOUR"]`` invitations in the last hour (each one a
+    push to someone); ``retry_after`` is when the oldest of them leaves the hour."""
+
+    code = "invitation_rate_limited"
+    status = 429
+    default_detail = _("You have sent too many invitations in the last hour; try again later.")
+
+    def __init__(self, *, retry_after: int) -> None:
+        super().__init__()
+        self.retry_after = retry_after
+
+
+class TableInvitationsFull(Conflict):
+    """As many invitations to this table are open as it has free seats."""
+
+    code = "table_invitations_full"
+    default_detail = _("This table has an open invitation for every free seat.")
+
+
+class InviteeInvitationsFull(Conflict):
+    """The invitee holds ``INVITATIONS["OPEN_PER_INVITEE"]`` open invitations already."""
+
+    code = "invitee_invitations_full"
+    default_detail = _("That player has too many open invitations; try again later.")
+
+
 class RematchNotFound(NotFound):
     code = "rematch_not_found"
     default_detail = _("Nobody has proposed a rematch of this match.")

@@ -103,8 +103,17 @@ class MatchInvitationsView(GenericAPIView):
                 ),
                 (
                     409,
-                    "`match_not_waiting`, `match_full`, `invitee_seated`, `already_invited`, "
-                    "or a block between you and them, either way (`user_blocked`).",
+                    "`match_not_waiting`, `match_full`, `invitee_seated`, `already_invited`; "
+                    "as many open invitations to this table as free seats "
+                    "(`table_invitations_full`); the player holds too many open invitations "
+                    "(`invitee_invitations_full`); or a block, either way, between them and "
+                    "you, a player seated here or one invited here (`user_blocked`, not "
+                    "saying who blocked whom).",
+                ),
+                (
+                    429,
+                    "Too many requests (`throttled`), or too many invitations sent in the "
+                    "last hour (`invitation_rate_limited`); see `Retry-After`.",
                 ),
             ),
         },
@@ -164,7 +173,8 @@ class InvitationAcceptView(GenericAPIView):
                 (
                     409,
                     "`invitation_not_pending`, `match_full` (the table filled and started), "
-                    "`match_not_waiting` (it ended) or `already_seated`.",
+                    "`match_not_waiting` (it ended), `already_seated`, or a block, either way, "
+                    "between you and a player seated there now (`user_blocked`).",
                 ),
                 base=docs.AUTH_ERRORS,
             ),
