@@ -174,6 +174,10 @@ class _Stream(AsyncJsonWebsocketConsumer):
         that raises closes the socket with 1011 and frees the slot, instead of the exception
         reaching the server, which drops the connection with no close code and no disconnect
         (the slot would stay taken for the life of the process)."""
+        if self._closed and message.get("type") != "websocket.disconnect":
+            # Closing (refused by the watcher, say): a note or frame still queued is dropped,
+            # as the server would refuse anything sent after the close frame.
+            return
         try:
             await super().dispatch(message)
         except StopConsumer:
