@@ -266,6 +266,35 @@ def test_a_send_that_keeps_failing_closes_1011_and_frees_the_slot(
     assert [m["type"] for m in got] == ["move", "view"]
 
 
+def test_one_connection_failing_the_re_check_does_not_end_it_for_the_others(
+    stream_server: ThreadServer, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """The process's watcher re-checks every open connection; one that raises there (here a
+    match stream's ``behind``) must not stop the others' revocations from being enforced."""
+    settings.LIVE = {**settings.LIVE, "RECHECK_SECONDS": 0.1}
+    owner, other = player_register(), player_register()
+    match = create_match(owner)
+    failing = Stream(_match_url(stream_server, match["id"]), owner.token)
+    assert failing.next()["type"] == "view"
+    inbox = Stream(f"{stream_server.url}/ws/v1/me", other.token)
+    assert _slots(other, 1) == 1
+    calls: list[int] = []
+
+    def boom(self: Any, version: int) -> None:
+        calls.append(version)
+        raise Boom("injected")
+
+    monkeypatch.setattr(consumers.MatchStream, "behind", boom)
+    deadline = time.monotonic() + 5
+    while not calls:
+        assert time.monotonic() < deadline, "the watcher never re-checked the match stream"
+        time.sleep(0.02)
+    # The watcher has met the failure; a logout after it is still enforced.
+    assert other.client.post("/api/v1/auth/logout").status_code in (200, 204)
+    assert inbox.close_code() == auth.NOT_AUTHENTICATED
+    assert _slots(other, 0) == 0
+
+
 # --- The contract ---------------------------------------------------------------------------
 
 
