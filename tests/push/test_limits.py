@@ -93,18 +93,22 @@ def test_fcm_sends_and_fetches_its_token_with_the_short_timeouts(
     settings.PUSH_CONNECT_TIMEOUT_SECONDS, settings.PUSH_TIMEOUT_SECONDS = 2.0, 4.0
     seen: dict[str, Any] = {}
 
-    def post(url: str, **kwargs: Any) -> httpx.Response:
-        seen["send"] = kwargs["timeout"]
+    def post(self: httpx.Client, url: str, **kwargs: Any) -> httpx.Response:
+        seen["send"] = self.timeout
         return httpx.Response(200, json={"name": "m"})
 
     def request(self: Any, *args: Any, **kwargs: Any) -> None:
         seen["token"] = kwargs["timeout"]
 
-    monkeypatch.setattr(fcm.httpx, "post", post)
+    monkeypatch.setattr(httpx.Client, "post", post)
     monkeypatch.setattr(google.auth.transport.requests.Request, "__call__", request)
     monkeypatch.setattr(FcmProvider, "_token", lambda self, fresh=False: "t")
     device = Device(pk=1, platform="fcm", address="token")
-    assert FcmProvider().send(device, {"title": "t", "body": "b"}, "k") is Result.OK
+    provider = FcmProvider()
+    try:
+        assert provider.send(device, {"title": "t", "body": "b"}, "k") is Result.OK
+    finally:
+        provider.close()
     assert (seen["send"].connect, seen["send"].read) == (2.0, 4.0)
     fcm._TimedRequest()(url="https://oauth.example.test/token", method="POST")
     assert seen["token"] == (2.0, 4.0)

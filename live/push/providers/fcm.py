@@ -48,6 +48,21 @@ class FcmProvider:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._credentials: Any = None
+        self._client: httpx.Client | None = None
+
+    def _http(self) -> httpx.Client:
+        """One client per process, kept: a fresh one per send would build a TLS context
+        (reading the CA bundle, tens of milliseconds) and open a new connection every time."""
+        with self._lock:
+            if self._client is None:
+                self._client = httpx.Client(timeout=limits.httpx_timeout())
+            return self._client
+
+    def close(self) -> None:
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
 
     def _token(self, *, fresh: bool = False) -> str:
         with self._lock:
@@ -75,11 +90,8 @@ class FcmProvider:
         )
         try:
             token = self._token()
-            response = httpx.post(
-                url,
-                json=message,
-                headers={"Authorization": f"Bearer {token}"},
-                timeout=limits.httpx_timeout(),
+            response = self._http().post(
+                url, json=message, headers={"Authorization": f"Bearer {token}"}
             )
         except (httpx.HTTPError, google.auth.exceptions.GoogleAuthError, OSError) as exc:
             log.warning("fcm send to device %s failed: %s", target.pk, type(exc).__name__)
