@@ -46,9 +46,11 @@ def sanction_start(
     )
     changes: dict[str, Any] = {"sanction": kind, "ends_at": ends_at}
     if kind != SanctionKind.WARN:
-        changes["seats"] = _seats_of_sanctioned(user)
-        # A pending rematch cannot seat them: it is called off, the table's others told.
+        # A pending rematch cannot seat them: it is called off, the table's others told. First,
+        # so that a rematch an accept started while this waited for its lock has its new
+        # match among the seats sent away below.
         rematches = rematches_cancel_for(user_id=user.pk)
+        changes["seats"] = _seats_of_sanctioned(user)
         if rematches:
             changes["rematches_cancelled"] = rematches
     return sanction, changes

@@ -14,7 +14,10 @@ from __future__ import annotations
 from django.db.models import Q
 
 from accounts.events import AccountDeleted
+from accounts.models import User
 from core import clock, events
+from games.models import MatchStatus, Seat
+from games.services.departures import seats_vacate
 from players.models import (
     Block,
     Follow,
@@ -43,3 +46,8 @@ def on_account_deleted(event: AccountDeleted) -> None:
     # Cancelled at once, the table's other humans told (the account is inactive already, so
     # it is not among them).
     rematches_cancel_for(user_id=user_id)
+    # games freed the seats before this ran; a rematch that an accept started while this
+    # waited for its match's lock (the accept read the account before the deletion committed)
+    # has seated the account in a new match since: that seat goes to a bot too.
+    if Seat.objects.filter(user_id=user_id, match__status=MatchStatus.ACTIVE).exists():
+        seats_vacate(user=User.objects.get(pk=user_id))
