@@ -7,6 +7,7 @@ that take no body refuse one that carries fields (``refuse_body``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +17,15 @@ from core.errors import InvalidInput
 from core.serializers import StrictRequestSerializer
 
 NO_BODY = _("This operation takes no body.")
+
+# ASCII digits only: int() also takes " 1", "1_000", "+1" and any Unicode decimal digit
+# ("\u0663", "\uff11"), which no client means. 19 digits bound the work and the value.
+_ASCII_INTEGER = re.compile(r"[0-9]{1,19}")
+
+
+def ascii_integer(raw: str) -> int | None:
+    """A query parameter's non-negative integer, written in ASCII digits; None otherwise."""
+    return int(raw) if _ASCII_INTEGER.fullmatch(raw) else None
 
 
 def validated_body(serializer_class: type[StrictRequestSerializer], data: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ class PlayerFilter(admin.SimpleListFilter):
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         value = self.value()
-        if value and value.isdigit():
+        if value and value.isascii() and value.isdigit():
             user = User.objects.filter(pk=int(value)).first()
             if user is not None:
                 return [(value, user.username)]
@@ -29,7 +29,7 @@ class PlayerFilter(admin.SimpleListFilter):
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         value = self.value()
-        if value and value.isdigit():
+        if value and value.isascii() and value.isdigit():
             return queryset.filter(seats__user_id=int(value))
         return queryset
 

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.errors import InvalidInput
+from core.parsing import ascii_integer
 from games import selectors
 from games.api import bodies
 from games.errors import MatchNotFound
@@ -62,13 +63,12 @@ def int_param(request: Request, name: str, default: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
+    value = ascii_integer(raw)
+    if value is None:
         raise InvalidInput(
             _("%(name)s must be an integer.") % {"name": name},
             errors=[{"field": name, "code": "invalid", "detail": _("Expected an integer.")}],
-        ) from None
+        )
     if value < 0 or value > 2**62:
         raise InvalidInput(
             _("%(name)s is out of range.") % {"name": name},

@@ -34,6 +34,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from core.errors import InvalidField
+from core.parsing import ascii_integer
 
 MAX_PAGE_SIZE = 100
 PAGE_SIZE_DESCRIPTION = f"Items per page, at most {MAX_PAGE_SIZE} (larger values are capped)."
@@ -55,10 +56,9 @@ def page_size_from(request: Request, default: int = MAX_PAGE_SIZE) -> int:
     raw = request.query_params.get("page_size")
     if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise _invalid("page_size", _("Expected an integer.")) from None
+    value = ascii_integer(raw)
+    if value is None:
+        raise _invalid("page_size", _("Expected an integer."))
     if value < 1:
         raise _invalid("page_size", _("Expected a positive integer."))
     return min(value, MAX_PAGE_SIZE)
