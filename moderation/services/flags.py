@@ -8,7 +8,8 @@ the match, like the ratings it follows.
 
 The same evidence never raises two flags: a streak any of whose matches is already evidence
 for that pair of opponents is left out (``FlagEvidence`` holds a match once per pair, its
-unique constraint being the last guard). So a farm that goes on raises a new flag only after
+unique constraint being the last guard: a duplicate is dropped, never an error that would
+roll back the finish). So a farm that goes on raises a new flag only after
 another full streak of new matches, and one flag covers every pair a result completed (a
 team of two beating the same two is four pairs, one entry).
 """
@@ -46,7 +47,11 @@ def one_sided_flag(event: OneSidedResults) -> Flag | None:
             FlagEvidence(flag=flag, match_id=match_id, winner_id=s.winner_id, loser_id=s.loser_id)
             for s in fresh
             for match_id in s.match_ids
-        ]
+        ],
+        # Two results of the same players finish one after the other (their rating rows are
+        # locked in the same order), so the check above sees the other's evidence; should one
+        # slip through anyway, a duplicate row is dropped rather than failing the finish.
+        ignore_conflicts=True,
     )
     return flag
 
