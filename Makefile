@@ -10,7 +10,7 @@ TS_CLIENT := tests/clients/ts
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-deps lint format bench bench-sawa bench-load bench-live bench-leaderboard bots-eval schema demo clean system-deps
+.PHONY: run test test-deps lint format bench bench-sawa bench-load bench-live bench-leaderboard bench-push bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -86,6 +86,12 @@ bench-load: $(STAMP)
 # polling, idle connections one process holds, fan-out to 1,000 clients (bench/live.py).
 bench-live: $(STAMP)
 	$(PY) -m bench.live
+
+# A slow push target next to the games (issue 23): easy bots' reply p50/p95 with no push device and
+# with 100 devices at a tarpit, side by side, and the push worker's throughput to a fast local
+# push service, with the workers make run starts (bench/push_isolation.py; embedded defaults).
+bench-push: $(STAMP)
+	$(PY) -m bench.push_isolation
 
 # Leaderboards at 100,000 players: page 1, a deep page and your rank on both boards, with the
 # query plans (bench/leaderboard.py; PostgreSQL when DATABASE_URL is set, in a database of its own).
