@@ -1,6 +1,6 @@
 """What keeps one slow or dead push target from holding the push worker: short timeouts on
-every send, a bound on the sends in flight to one host and for one user, and a circuit
-breaker per host.
+every send (``providers.base.send_timeouts``, which every provider passes to its HTTP client),
+a bound on the sends in flight to one host and for one user, and a circuit breaker per host.
 
 All the state lives in the ``push`` cache (settings.CACHES): Redis when the deployment has
 one, else a table of the database, so every push worker process sees the same leases and the
@@ -27,12 +27,11 @@ import uuid
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import httpx
 from django.conf import settings
 from django.core.cache import BaseCache, caches
 
 from live.push.models import Device
-from live.push.providers.base import Result
+from live.push.providers.base import Result, send_timeouts
 
 log = logging.getLogger(__name__)
 
@@ -51,20 +50,6 @@ def _cache() -> BaseCache:
 def _now() -> float:
     """Wall-clock seconds, shared by every process (a breaker's end is stored as one)."""
     return time.time()
-
-
-# --- Timeouts ---------------------------------------------------------------------------------
-
-
-def send_timeouts() -> tuple[float, float]:
-    """``(connect, read)`` for one send, as ``requests`` takes them."""
-    return settings.PUSH_CONNECT_TIMEOUT_SECONDS, settings.PUSH_TIMEOUT_SECONDS
-
-
-def httpx_timeout() -> httpx.Timeout:
-    """The same for httpx: connect, and every read, write and pool wait after it."""
-    connect, read = send_timeouts()
-    return httpx.Timeout(read, connect=connect)
 
 
 def _lease_seconds() -> int:

@@ -23,6 +23,7 @@ from live.push import delivery, limits
 from live.push.models import Device, Notification, NotificationStatus
 from live.push.providers import Result
 from live.push.providers.apns import ApnsProvider
+from live.push.providers.base import send_timeouts
 from live.push.providers.fcm import FcmProvider
 from live.push.tasks import PUSH_QUEUE, deliver_notification, purge_outbox, sweep_outbox
 from tests.push.conftest import Deliveries, RecordingProvider
@@ -117,7 +118,7 @@ def test_fcm_sends_and_fetches_its_token_with_the_short_timeouts(
 def test_defaults_are_short() -> None:
     from django.conf import settings
 
-    connect, read = limits.send_timeouts()
+    connect, read = send_timeouts()
     assert connect <= 5 and read <= 10
     # A delivery gives up starting sends well before the worker's soft time limit.
     assert settings.PUSH_DELIVERY_BUDGET_SECONDS + connect + read < (

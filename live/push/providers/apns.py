@@ -15,9 +15,13 @@ import httpx
 import jwt
 from django.conf import settings
 
-from live.push import limits
 from live.push.models import Device
-from live.push.providers.base import Result, payload_json, status_result
+from live.push.providers.base import (
+    Result,
+    httpx_timeout,
+    payload_json,
+    status_result,
+)
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +64,7 @@ class ApnsProvider:
                     http2=True,
                     base_url=settings.APNS_BASE_URL,
                     verify=verify,
-                    timeout=limits.httpx_timeout(),
+                    timeout=httpx_timeout(),
                 )
             return self._client
 

@@ -4,6 +4,9 @@ import enum
 import json
 from typing import Any, Protocol
 
+import httpx
+from django.conf import settings
+
 from live.push.models import Device
 
 
@@ -31,3 +34,16 @@ def status_result(status: int) -> Result:
 
 def payload_json(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
+def send_timeouts() -> tuple[float, float]:
+    """``(connect, read)`` for every send to a push service, as ``requests`` takes them:
+    short, so a service that does not answer holds a push worker process for seconds, and
+    the send is retried later (live/push/limits.py)."""
+    return settings.PUSH_CONNECT_TIMEOUT_SECONDS, settings.PUSH_TIMEOUT_SECONDS
+
+
+def httpx_timeout() -> httpx.Timeout:
+    """The same for httpx: connect, and every read, write and pool wait after it."""
+    connect, read = send_timeouts()
+    return httpx.Timeout(read, connect=connect)

@@ -15,9 +15,14 @@ import httpx
 from django.conf import settings
 from google.oauth2 import service_account
 
-from live.push import limits
 from live.push.models import Device
-from live.push.providers.base import Result, payload_json, status_result
+from live.push.providers.base import (
+    Result,
+    httpx_timeout,
+    payload_json,
+    send_timeouts,
+    status_result,
+)
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +45,7 @@ class _TimedRequest(google.auth.transport.requests.Request):
     token endpoint is a host like any other."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        kwargs["timeout"] = limits.send_timeouts()
+        kwargs["timeout"] = send_timeouts()
         return super().__call__(*args, **kwargs)
 
 
@@ -55,7 +60,7 @@ class FcmProvider:
         (reading the CA bundle, tens of milliseconds) and open a new connection every time."""
         with self._lock:
             if self._client is None:
-                self._client = httpx.Client(timeout=limits.httpx_timeout())
+                self._client = httpx.Client(timeout=httpx_timeout())
             return self._client
 
     def close(self) -> None:
