@@ -49,6 +49,7 @@ class MatchAdmin(ReadOnlyAdmin):
         PlayerFilter,
         AbandonedFilter,
         "visibility",
+        "rated",
     )
     search_fields = ("=id", "seats__user__username", "seats__user__display_name")
     date_hierarchy = "created_at"

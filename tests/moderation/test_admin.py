@@ -62,6 +62,7 @@ CHANGELISTS = {
         "abandoned=yes",
         "abandoned=no",
         "visibility__exact=public",
+        "rated__exact=1",
         "q=P1",
     ],
     "games/seat": ["away__exact=1", "bot__exact=easy", "q=1"],
