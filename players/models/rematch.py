@@ -18,6 +18,9 @@ class Rematch(models.Model):
     accepted_seats = models.JSONField(default=list)
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()
+    # When the proposal was called off because a player of the table can no longer play
+    # (suspended, banned, deleted); ``expires_at`` is moved to the same moment.
+    cancelled_at = models.DateTimeField(null=True, blank=True)
     new_match = models.OneToOneField(
         "games.Match",
         on_delete=models.SET_NULL,

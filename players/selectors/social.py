@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.db.models import QuerySet
@@ -105,13 +104,8 @@ REMATCH_SECONDS = 600
 
 
 def rematch_cancelled(rematch: Rematch) -> bool:
-    """Was the proposal called off (a player of the table can no longer play)? A cancellation
-    ends it early, setting ``expires_at`` to its moment; a proposal that simply ran out ends
-    ``REMATCH_SECONDS`` after it was made, never sooner. (A ``cancelled_at`` column would say
-    it outright; this reads the same fact without one.)"""
-    return rematch.new_match_id is None and rematch.expires_at < rematch.created_at + timedelta(
-        seconds=REMATCH_SECONDS
-    )
+    """Was the proposal called off (a player of the table can no longer play)?"""
+    return rematch.new_match_id is None and rematch.cancelled_at is not None
 
 
 def rematch_status(rematch: Rematch) -> str:

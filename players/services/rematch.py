@@ -137,8 +137,8 @@ def _human_ids(match: Match) -> list[int]:
 def _cancel(rematch: Rematch, match: Match, now: datetime) -> None:
     """End the proposal now and tell the table's humans who can still play (not who could
     not, nor why). The caller holds the match's lock."""
-    rematch.expires_at = now
-    rematch.save(update_fields=["expires_at"])
+    rematch.expires_at = rematch.cancelled_at = now
+    rematch.save(update_fields=["expires_at", "cancelled_at"])
     told = _still_playing(_human_ids(match))
     events.emit(
         RematchCancelledEvent(match_id=match.pk, version=match.version, user_ids=tuple(told))
