@@ -194,12 +194,13 @@ STORAGES = {
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://baloot")}
 # Push delivery's leases and circuit breakers (live/push/limits.py) must be seen by every push
-# worker process: the default cache when it is a shared one (Redis), else a table in the
-# database (created by a migration of live.push), since the embedded default is per process.
+# worker process, and taken atomically: the default cache when it is Redis or memcached, else a
+# table in the database (created by a migration of live.push): the embedded default is per
+# process, a file cache's `add` is not atomic, a dummy cache holds nothing.
 _push_cache_default = (
-    "dbcache://push_cache"
-    if CACHES["default"]["BACKEND"].endswith("LocMemCache")
-    else env.str("CACHE_URL")
+    env.str("CACHE_URL")
+    if "redis" in CACHES["default"]["BACKEND"] or "memcached" in CACHES["default"]["BACKEND"]
+    else "dbcache://push_cache"
 )
 CACHES["push"] = env.cache_url("PUSH_CACHE_URL", default=_push_cache_default)
 CACHES["push"].setdefault("KEY_PREFIX", "push")

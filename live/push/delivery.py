@@ -107,8 +107,12 @@ def notification_deliver(*, notification_id: int) -> str:
         host = limits.target_host(device)
         ticket = None
         if host is not None:
-            admitted = limits.send_admit(user_id=row.user_id, host=host)
-            if not isinstance(admitted, limits.Ticket):
+            try:
+                admitted = limits.send_admit(user_id=row.user_id, host=host)
+            except Exception as exc:  # the push cache is down: send, bounded by the timeouts
+                log.warning("push limits unavailable (%s); sending unbounded", exc)
+                admitted = None
+            if isinstance(admitted, float):
                 outcome.defer(device.pk, admitted)
                 continue
             ticket = admitted
@@ -124,7 +128,10 @@ def notification_deliver(*, notification_id: int) -> str:
             log.exception("push provider raised for device %s", device.pk)
             result = Result.RETRY
         if ticket is not None:
-            limits.send_done(ticket, result)
+            try:
+                limits.send_done(ticket, result)
+            except Exception as exc:  # the leases expire by themselves
+                log.warning("push limits unavailable (%s); slots left to expire", exc)
         {
             Result.OK: outcome.delivered,
             Result.GONE: outcome.gone,

@@ -370,3 +370,19 @@ def test_a_delivery_stops_starting_sends_when_its_time_is_spent(
     assert row.delivered_to == devices[:3]  # three went out, two wait for the next run
     assert row.last_error == "2 device(s) deferred"
     assert deliveries.countdown() == 1.0  # it carries on soon
+
+
+def test_with_the_push_cache_down_sends_go_out_bounded_by_the_timeouts_only(
+    fcm_row: Callable[[int], tuple[Notification, list[int]]],
+    provider: RecordingProvider,
+    deliveries: Deliveries,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def down(**_kwargs: Any) -> limits.Ticket:
+        raise ConnectionError("the push cache is down")
+
+    monkeypatch.setattr(limits, "send_admit", down)
+    row, devices = fcm_row(2)
+    deliveries.queued.append((row.pk, None))
+    assert deliveries.run() == [NotificationStatus.SENT]
+    assert [s.device_id for s in provider.sent] == devices
