@@ -372,6 +372,15 @@ def tls_listener(tmp: Path, name: str = "push.baloot.test") -> Iterator[Listener
                         if not chunk:
                             break
                         data += chunk
+                    # Read the body too: closing with unread bytes sends a reset, which can
+                    # reach the client before the answer does.
+                    head, _, body = data.partition(b"\r\n\r\n")
+                    length = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
+                    while length and len(body) < int(length.group(1)):
+                        chunk = tls.recv(65536)
+                        if not chunk:
+                            break
+                        body += chunk
                     listener.requests.append(data)
                     tls.sendall(b"HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n")
             except (OSError, ssl.SSLError):

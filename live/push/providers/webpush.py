@@ -22,7 +22,7 @@ from pywebpush import WebPushException, webpush
 from core.outbound import GuardedSession, OutboundRefused, guarded_session
 from live.push.endpoints import endpoint_refusal
 from live.push.models import Device
-from live.push.providers.base import Result, payload_json, status_result
+from live.push.providers.base import Result, payload_json, send_timeouts, status_result
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,8 @@ class WebPushProvider:
                 vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT},
                 ttl=settings.PUSH_TTL_SECONDS,
                 headers={"Topic": collapse_key, "Urgency": "high"},
-                timeout=settings.PUSH_TIMEOUT_SECONDS,
+                # (connect, read): requests takes the pair; pywebpush passes it through.
+                timeout=send_timeouts(),
                 requests_session=self._http(),
             )
         except WebPushException as exc:
