@@ -10,7 +10,7 @@ TS_CLIENT := tests/clients/ts
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-deps lint format bench bench-sawa bench-load bench-live bench-leaderboard bench-push bots-eval schema demo clean system-deps
+.PHONY: run test test-deps lint format bench bench-sawa bench-load bench-live bench-leaderboard bench-push bench-capacity bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -92,6 +92,16 @@ bench-live: $(STAMP)
 # push service, with the workers make run starts (bench/push_isolation.py; embedded defaults).
 bench-push: $(STAMP)
 	$(PY) -m bench.push_isolation
+
+# Capacity (issue 24): human-paced four-human tables, bot tables and spectators on their streams,
+# ramped until move p95 passes 200 ms or stream lag p95 500 ms; the largest number of tables
+# sustained, on the embedded default, then PostgreSQL + Redis with one and two web processes
+# (bench/capacity.py; loopback, each run capped by --max-seconds, 240 s by default).
+CAPACITY_ARGS ?=
+bench-capacity: $(STAMP)
+	$(PY) -m bench.capacity $(CAPACITY_ARGS)
+	$(PY) -m bench.capacity --backend postgres $(CAPACITY_ARGS)
+	$(PY) -m bench.capacity --backend postgres --web 2 $(CAPACITY_ARGS)
 
 # Leaderboards at 100,000 players: page 1, a deep page and your rank on both boards, with the
 # query plans (bench/leaderboard.py; PostgreSQL when DATABASE_URL is set, in a database of its own).
