@@ -51,7 +51,7 @@ def move_log_page(
 
 def match_summaries(matches: Iterable[Match], user: User) -> list[dict[str, Any]]:
     """Rows of a match list (the inbox, the caller's matches, the lobby) as ``user`` sees them."""
-    return [_SUMMARY.to_representation(selectors.match_row(m, user)) for m in matches]
+    return [_SUMMARY.to_representation(row) for row in selectors.match_rows(matches, user)]
 
 
 def score_sheet_page(

@@ -139,7 +139,7 @@ class MatchesResource(viewsets.GenericViewSet):
         user = request_user(request)
         page = self.paginate_queryset(selectors.live_matches().prefetch_related("seats__user"))
         assert page is not None
-        rows = [_LIVE_ROW.to_representation(selectors.match_row(m, user)) for m in page]
+        rows = [_LIVE_ROW.to_representation(row) for row in selectors.match_rows(page, user)]
         return self.get_paginated_response(rows)
 
     def _page(self, queryset: QuerySet[Match]) -> Response:

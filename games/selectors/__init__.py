@@ -18,6 +18,7 @@ from games.selectors.lists import (
     live_matches,
     lobby,
     match_row,
+    match_rows,
     matches_visible_to,
 )
 from games.selectors.logs import (
@@ -56,6 +57,7 @@ __all__ = [
     "lobby",
     "match_for_viewer",
     "match_row",
+    "match_rows",
     "match_view_data",
     "matches_visible_to",
     "move_log_entries",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -10,7 +11,7 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from games.models import Match, MatchStatus, Seat, Visibility
-from games.selectors.spectating import spectator_copy
+from games.selectors.spectating import spectator_rows
 
 
 def matches_visible_to(user: User) -> QuerySet[Match]:
@@ -80,15 +81,25 @@ class MatchRow:
 
 
 def match_row(match: Match, user: User) -> MatchRow:
-    seats = list(match.seats.all())
-    mine = next((s for s in seats if s.user_id == user.pk), None)
-    if mine is None:
-        # A spectator's row says no more than their view: version, to_act and updated_at as of
-        # the cut (selectors ``spectating``).
-        match = spectator_copy(match)
-    my_turn = bool(getattr(match, "is_my_turn", 0))
-    if not hasattr(match, "is_my_turn") and mine is not None:
-        my_turn = (
-            match.status == MatchStatus.ACTIVE and match.to_act == mine.index and not mine.away
-        )
-    return MatchRow(match, seats, mine.index if mine else None, my_turn)
+    return match_rows([match], user)[0]
+
+
+def match_rows(matches: Iterable[Match], user: User) -> list[MatchRow]:
+    """Rows of a list as ``user`` sees them, their seats prefetched (``seats__user``). A
+    spectator's rows say no more than their view: version, to_act and updated_at as of the
+    cut (selectors ``spectating``), all the list's cuts read at once (``spectator_rows``)."""
+    listed = [(match, list(match.seats.all())) for match in matches]
+    mine = [next((s for s in seats if s.user_id == user.pk), None) for _, seats in listed]
+    outside = [i for i, seat in enumerate(mine) if seat is None]
+    shown = [match for match, _ in listed]
+    for i, copy in zip(outside, spectator_rows([shown[i] for i in outside]), strict=True):
+        shown[i] = copy
+    rows = []
+    for match, (_, seats), seat in zip(shown, listed, mine, strict=True):
+        my_turn = bool(getattr(match, "is_my_turn", 0))
+        if not hasattr(match, "is_my_turn") and seat is not None:
+            my_turn = (
+                match.status == MatchStatus.ACTIVE and match.to_act == seat.index and not seat.away
+            )
+        rows.append(MatchRow(match, seats, seat.index if seat else None, my_turn))
+    return rows

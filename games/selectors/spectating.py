@@ -23,7 +23,9 @@ that something happened after the cut. The copy is never saved (``save`` refuses
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from games import engine
@@ -63,11 +65,8 @@ def visible_actions(state: engine.GameState) -> int:
     return len(actions)  # pragma: no cover - a complete trick holds four plays
 
 
-def round_cut(state: engine.GameState) -> Cut:
-    """The current round replayed up to the spectator's cut, from its deck (pure)."""
-    visible = visible_actions(state)
-    if visible == len(state.actions):
-        return Cut(visible, state)
+def _round_start(state: engine.GameState) -> engine.GameState:
+    """The current round as dealt, before its first move (pure)."""
     before = engine.GameState(
         ruleset=state.ruleset,
         target=state.target,
@@ -77,14 +76,64 @@ def round_cut(state: engine.GameState) -> Cut:
         round_no=state.round_no - 1,
         history=state.history,
     )
-    cut = engine.start_round(before, state.deck)
+    return engine.start_round(before, state.deck)
+
+
+def round_cut(state: engine.GameState) -> Cut:
+    """The current round replayed up to the spectator's cut, from its deck (pure)."""
+    visible = visible_actions(state)
+    if visible == len(state.actions):
+        return Cut(visible, state)
+    cut = _round_start(state)
     for seat, move in state.actions[:visible]:
         cut = engine.apply(cut, seat, move)
     return Cut(visible, cut)
 
 
+def cut_to_act(state: engine.GameState, visible: int) -> int | None:
+    """Whose turn it was at the spectator's cut (``visible`` from ``visible_actions``),
+    without replaying the round: a cut inside the round falls on a trick's start (trick 1's
+    after the calls, trick ``k``'s once trick ``k`` is complete), where the seat to act is that
+    trick's leader, which the completed trick records; before trick 1 is complete it is the
+    round's first bidder. ``round_cut(state)`` gives the same seat (tests/games)."""
+    if visible == len(state.actions):
+        return engine.to_act(state)
+    complete = len(state.tricks)
+    if complete == 0:
+        return engine.to_act(_round_start(state))
+    return state.tricks[complete - 1].leader
+
+
 def _refuse_save(*args: Any, **kwargs: Any) -> None:
     raise RuntimeError("a spectator's copy of a match is never saved")
+
+
+def _delayed(match: Match) -> Match:
+    """An unsaveable copy of ``match`` with no clock, its header still the live one."""
+    delayed = copy.copy(match)
+    delayed.__dict__["_live_version"] = match.version
+    # No clock for spectators: the deadline running now belongs to a turn they cannot see.
+    delayed.deadline = None
+    setattr(delayed, "save", _refuse_save)  # noqa: B010 - an instance attribute on purpose
+    setattr(delayed, "delete", _refuse_save)  # noqa: B010
+    return delayed
+
+
+def _cut_header(
+    delayed: Match, seq: int, row: tuple[int, datetime] | None, to_act: int | None
+) -> None:
+    """Set the copy's version, move count, seat to act and time to those of the cut, the
+    ``seq``-th move of the match (0: none yet), whose (version, created_at) is ``row``."""
+    if row is None:  # pragma: no cover - the log holds every move the state replays
+        raise RuntimeError(f"match {delayed.pk} has no move {seq}")
+    version, created_at = row
+    if seq <= 0:
+        # Nothing of the match to show yet: the version before its first move.
+        version, created_at = version - 1, delayed.started_at or delayed.created_at
+    delayed.version = version
+    delayed.move_count = max(seq, 0)
+    delayed.to_act = to_act
+    delayed.updated_at = created_at
 
 
 def spectator_copy(match: Match) -> Match:
@@ -97,12 +146,7 @@ def spectator_copy(match: Match) -> Match:
         return match
     cut = round_cut(state)
     hidden = len(state.actions) - cut.actions
-    delayed = copy.copy(match)
-    delayed.__dict__["_live_version"] = match.version
-    # No clock for spectators: the deadline running now belongs to a turn they cannot see.
-    delayed.deadline = None
-    setattr(delayed, "save", _refuse_save)  # noqa: B010 - an instance attribute on purpose
-    setattr(delayed, "delete", _refuse_save)  # noqa: B010
+    delayed = _delayed(match)
     if hidden == 0:
         return delayed
     seq = match.move_count - hidden  # the last visible move (0: none in the match)
@@ -111,20 +155,56 @@ def spectator_copy(match: Match) -> Match:
         .values_list("version", "created_at")
         .first()
     )
-    if row is None:  # pragma: no cover - the log holds every move the state replays
-        raise RuntimeError(f"match {match.pk} has no move {seq}")
-    version, created_at = row
-    if seq == 0:
-        # Nothing of the match to show yet: the version before its first move.
-        version, created_at = version - 1, match.started_at or match.created_at
     snapshot = b"spectator"
     delayed.snapshot = snapshot
     delayed.__dict__["_state_cache"] = (snapshot, cut.state)
-    delayed.version = version
-    delayed.move_count = max(seq, 0)
-    delayed.to_act = engine.to_act(cut.state)
-    delayed.updated_at = created_at
+    _cut_header(delayed, seq, row, engine.to_act(cut.state))
     return delayed
+
+
+def _moves_at(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, datetime]]:
+    """(version, created_at) of each (match id, seq) move, in one query: an OR of exact pairs
+    of the log's unique (match, seq) index, one index probe each (SQLite's MULTI-INDEX OR,
+    PostgreSQL's BitmapOr). Written as SQL because Django compiling the same OR of a hundred
+    Q pairs cost more (about 15 ms a page) than running it; a row-value IN list would be
+    shorter, but SQLite scans the whole log for it."""
+    table = Move._meta.db_table
+    where = " OR ".join(["(match_id = %s AND seq = %s)"] * len(pairs))
+    query = Move.objects.raw(
+        # Only the table name is formatted in; the pairs are parameters.
+        f"SELECT id, match_id, seq, version, created_at FROM {table} WHERE {where}",
+        [value for pair in pairs for value in pair],
+    )
+    return {(move.match_id, move.seq): (move.version, move.created_at) for move in query}
+
+
+def spectator_rows(matches: Sequence[Match]) -> list[Match]:
+    """``matches`` as an outsider sees them in a list (``GET /matches/live``, the other
+    lists): the header of ``spectator_copy`` (version, to_act, move count and updated_at of
+    the cut, no deadline) for each active one, from one query for all their cut moves and no
+    replay (``cut_to_act``). A row shows no state, so a copy whose cut is behind carries
+    none: its ``snapshot`` is None, and the view, the log and the stream read
+    ``spectator_copy`` instead."""
+    rows = list(matches)
+    cuts: dict[int, tuple[Match, int, int | None]] = {}
+    for i, match in enumerate(rows):
+        if match.status != MatchStatus.ACTIVE:
+            continue
+        state = match.load_state()
+        if state is None or state.phase not in _LIVE:
+            continue
+        delayed = rows[i] = _delayed(match)
+        visible = visible_actions(state)
+        hidden = len(state.actions) - visible
+        if hidden:
+            delayed.snapshot = None
+            delayed.__dict__.pop("_state_cache", None)
+            cuts[i] = (delayed, match.move_count - hidden, cut_to_act(state, visible))
+    if cuts:
+        found = _moves_at([(delayed.pk, max(seq, 1)) for delayed, seq, _ in cuts.values()])
+        for delayed, seq, to_act in cuts.values():
+            _cut_header(delayed, seq, found.get((delayed.pk, max(seq, 1))), to_act)
+    return rows
 
 
 def is_spectator_copy(match: Match) -> bool:
