@@ -578,6 +578,13 @@ CELERY_BEAT_SCHEDULE["matchmaking-place"] = {
     "task": "players.tasks.place_waiting_players",
     "schedule": env.float("MATCHMAKING_SWEEP_SECONDS", default=2.0),
 }
+# The leaderboards' milestones a rank counts from (players/selectors/leaderboards.py): within
+# the first 1,000 places a rank is exact; below, the places down to its milestone are counted
+# live and the milestone's own place is as of the last refresh, at most this many seconds ago.
+CELERY_BEAT_SCHEDULE["leaderboard-marks"] = {
+    "task": "players.tasks.refresh_leaderboard_marks",
+    "schedule": env.float("LEADERBOARD_MARKS_SECONDS", default=60.0),
+}
 
 # Invitations (players/services/invitations.py), each a push to someone: how many one player
 # may send in any hour (429 invitation_rate_limited with Retry-After past it), and how many open

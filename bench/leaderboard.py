@@ -1,7 +1,9 @@
 """Leaderboards at scale: 100,000 rated players and a week of rated matches, then the time of
-page 1, a deep page and the caller's rank on both boards, with the database's plans.
+page 1, a deep page and the caller's rank on both boards, with the database's plans; and the
+list of live matches (``GET /matches/live``) with a page of 100 active public matches.
 
     python -m bench.leaderboard [--players 100000] [--matches 50000] [--repeat 20] [--reuse]
+                                [--live-matches 100]
     make bench-leaderboard
 
 Seeds a database of its own, never the configured one: on PostgreSQL (``DATABASE_URL`` set)
@@ -200,6 +202,10 @@ def _measure(repeat: int, rng: random.Random) -> None:
     view = LeaderboardView.as_view()
     factory = APIRequestFactory()
     queries: list[tuple[str, str]] = []
+    # The milestones beat keeps (every LEADERBOARD_MARKS_SECONDS) that ranks count from.
+    started = time.perf_counter()
+    written = boards.marks_refresh()
+    print(f"marks_refresh: {written} milestones in {time.perf_counter() - started:.2f}s")
     for period in boards.PERIODS:
         board = boards.board_for("gamerules", period)
         total = boards.listed(board).count()
@@ -236,6 +242,79 @@ def _measure(repeat: int, rng: random.Random) -> None:
         _explain(label, sql)
 
 
+def _seed_live(count: int, rng: random.Random) -> None:
+    """``count`` active public four-human tables, each played (random legal moves, through the
+    move service) to a random point of its first or second round, most of them mid-trick so
+    that a spectator's cut lies behind the live state."""
+    from django.db import transaction
+
+    from accounts.models import User
+    from games import engine, services
+    from games.engine.selfplay import random_choose
+    from games.models import Match, Visibility
+    from games.services.matches import match_create_table
+
+    started = time.perf_counter()
+    User.objects.bulk_create(
+        User(username=f"live{i}", display_name=f"Live {i}", password="!") for i in range(4 * count)
+    )
+    users = list(User.objects.filter(username__startswith="live").order_by("pk"))
+    for i in range(count):
+        table = match_create_table(
+            seats=users[4 * i : 4 * i + 4], visibility=Visibility.PUBLIC, rated=False
+        )
+        for _ in range(rng.randrange(4, 60)):  # a round is about 40 moves
+            with transaction.atomic():
+                match = Match.objects.select_for_update().get(pk=table.pk)
+                state = match.load_state()
+                seat_index = None if state is None else engine.to_act(state)
+                if state is None or seat_index is None:
+                    break
+                move = random_choose(engine.observation(state, seat_index), rng)
+                seat = match.seats.get(index=seat_index)
+                services.move_make(match=match, seat=seat, move=move, expected_version=None)
+    print(f"seeded {count} live matches in {time.perf_counter() - started:.0f}s")
+
+
+def _measure_live(repeat: int) -> None:
+    """``GET /matches/live``, a page of 100 as a spectator sees it, in process; next to it the
+    path it replaced (a spectator's copy, that is a replay of the round to the cut and one
+    query, per row) on the same rows."""
+    from rest_framework.test import APIRequestFactory, force_authenticate
+
+    from accounts.models import User
+    from games import selectors
+    from games.api.matches import _LIVE_ROW
+    from games.api.views import MatchViewSet
+    from games.selectors.spectating import spectator_copy
+
+    factory = APIRequestFactory()
+    view = MatchViewSet.as_view({"get": "live"})
+    spectator, _ = User.objects.get_or_create(
+        username="bench-spectator", defaults={"display_name": "S", "password": "!"}
+    )
+    listed = selectors.live_matches().count()
+    print(f"\nlive: {listed} active public matches")
+
+    def http() -> None:
+        request = factory.get("/api/v1/matches/live?page_size=100", SERVER_NAME="localhost")
+        force_authenticate(request, user=spectator)
+        response = view(request)
+        assert response.status_code == 200, response.data
+        assert len(response.data["results"]) == min(100, listed)
+        response.render()
+
+    def per_row() -> None:
+        page = list(selectors.live_matches().prefetch_related("seats__user")[:100])
+        for match in page:
+            seats = list(match.seats.all())
+            row = selectors.MatchRow(spectator_copy(match), seats, None, False)
+            _LIVE_ROW.to_representation(row)
+
+    _time("live: whole view, a page of 100", http, repeat)
+    _time("live: the replaced path (a spectator copy a row)", per_row, repeat)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=100_000)
@@ -245,12 +324,18 @@ def main() -> None:
     parser.add_argument(
         "--reuse", action="store_true", help="Measure the database seeded by an earlier run."
     )
+    parser.add_argument("--live-matches", type=int, default=100)
+    parser.add_argument(
+        "--live-only", action="store_true", help="Only the live-matches list (after --reuse)."
+    )
     args = parser.parse_args()
     url = _target_database()
     print(f"database: {url}")
     if not args.reuse:
         _reset(url)
     os.environ["DATABASE_URL"] = url
+    # The live tables' moves queue their follow-ups (push, the inbox) after commit: to nowhere.
+    os.environ["CELERY_BROKER_URL"] = "memory://"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -259,7 +344,14 @@ def main() -> None:
     rng = random.Random(args.seed)
     if not args.reuse:
         _seed(args.players, args.matches, rng)
-    _measure(args.repeat, rng)
+    if not args.live_only:
+        _measure(args.repeat, rng)
+    from games.selectors import live_matches
+
+    if args.live_matches and not live_matches().exists():
+        _seed_live(args.live_matches, rng)
+    if args.live_matches:
+        _measure_live(args.repeat)
 
 
 if __name__ == "__main__":

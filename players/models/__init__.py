@@ -3,12 +3,13 @@
 from players.models.blocks import Block
 from players.models.chat import ChatMessage
 from players.models.matchmaking import Ticket, TicketStatus
-from players.models.ratings import RatedSeat, Rating, RatingChange, WeeklyGain
+from players.models.ratings import BoardMark, RatedSeat, Rating, RatingChange, WeeklyGain
 from players.models.rematch import Rematch
 from players.models.social import Follow, Invitation, InvitationStatus
 
 __all__ = [
     "Block",
+    "BoardMark",
     "ChatMessage",
     "Follow",
     "Invitation",

@@ -123,3 +123,26 @@ class WeeklyGain(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.ruleset} {self.week}: {self.gained:+.1f}"
+
+
+class BoardMark(models.Model):
+    """A milestone of one leaderboard (all-time: ``week`` null; weekly: its Monday), kept by
+    beat (``players.selectors.leaderboards.marks_refresh``): the board position (value, user)
+    of every ``MARK_EVERY``-th listed player at the last refresh, and how many listed players
+    were ahead of it then. A rank starts from the nearest milestone ahead and counts only the
+    entries from there (at most about ``MARK_EVERY``), instead of everyone ahead."""
+
+    ruleset = models.CharField(max_length=32)
+    week = models.DateField(null=True)
+    value = models.FloatField()
+    user_id = models.BigIntegerField()
+    ahead = models.PositiveIntegerField()
+    refreshed_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["ruleset", "week", "-value", "user_id"], name="board_mark_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} {self.week or 'all'}: #{self.ahead + 1} at {self.value:.1f}"

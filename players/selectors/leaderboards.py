@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
 
+from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Sanction, SanctionKind, User
 from games import engine
-from players.models import Rating, WeeklyGain
+from players.models import BoardMark, Rating, WeeklyGain
 from players.models.ratings import PROVISIONAL_BELOW
 from players.selectors.ratings import week_of
 
@@ -88,17 +89,88 @@ def listed(board: Board) -> QuerySet[Any, Any]:
     return board.rows().exclude(unlisted()).select_related("user").order_by(*board.order_by())
 
 
+# A milestone (``BoardMark``) every this many listed players: a rank counts at most about this
+# many index entries, whatever its depth.
+MARK_EVERY = 1000
+
+
+def _mark_ahead(board: Board, value: float, user_id: int) -> BoardMark | None:
+    """The nearest milestone at or ahead of (value, user_id): one probe of its index."""
+    return (
+        BoardMark.objects.filter(ruleset=board.ruleset, week=board.week)
+        .filter(Q(value__gte=value) & (Q(value__gt=value) | Q(value=value, user_id__lte=user_id)))
+        .order_by("value", "-user_id")
+        .first()
+    )
+
+
 def rank_at(board: Board, value: float, user_id: int) -> int:
-    """The rank (1-based) a listed row at (value, user_id) has: one COUNT of the entries
-    ahead of it on the board's index, less those of unlisted players."""
+    """The rank (1-based) a listed row at (value, user_id) has: the listed players ahead of
+    the nearest milestone ahead of it at the last refresh, plus one COUNT of the entries from
+    that milestone's position to the row (at most about ``MARK_EVERY`` of the board's index),
+    less those of unlisted players. Above the first milestone (and on a board never
+    refreshed) that COUNT starts at the top, so the rank is exact; below, it is exact as of
+    the refresh for the part above the milestone (``marks_refresh``, beat, every
+    ``LEADERBOARD_MARKS_SECONDS``): players who crossed it since move the rank by one each
+    until the next refresh."""
+    rows = board.rows().filter(board.ahead(value, user_id))
+    start = 0
+    mark = _mark_ahead(board, value, user_id)
+    if mark is not None:
+        # From the milestone's position (included: its player, or whoever is there now). The
+        # redundant ``<= value`` bounds the index range there.
+        f = board.value_field
+        rows = rows.filter(
+            Q(**{f"{f}__lte": mark.value})
+            & (Q(**{f"{f}__lt": mark.value}) | Q(**{f: mark.value, "user_id__gte": mark.user_id}))
+        )
+        start = mark.ahead
     counts = (
-        board.rows()
-        .filter(board.ahead(value, user_id))
+        rows
         # Counting user_id (not the primary key) keeps every column the count reads in the
         # board's index, so the database answers it from the index alone.
         .aggregate(ahead=Count("user_id"), unlisted=Count("user_id", filter=unlisted()))
     )
-    return 1 + counts["ahead"] - counts["unlisted"]
+    return 1 + start + counts["ahead"] - counts["unlisted"]
+
+
+def marks_refresh(now: datetime | None = None) -> int:
+    """Rebuild every board's milestones (beat): each ruleset's all-time board and this week's.
+    One read of each board's index in its order; the board's old milestones are replaced in
+    one transaction. Returns the number of milestones written."""
+    now = now or timezone.now()
+    written = 0
+    for ruleset in sorted(engine.RULESETS):
+        for period in PERIODS:
+            board = board_for(ruleset, period, now)
+            positions = (
+                board.rows()
+                .exclude(unlisted())
+                .order_by(*board.order_by())
+                .values_list(board.value_field, "user_id")
+            )
+            marks = [
+                BoardMark(
+                    ruleset=ruleset,
+                    week=board.week,
+                    value=value,
+                    user_id=user_id,
+                    ahead=index,
+                    refreshed_at=now,
+                )
+                for index, (value, user_id) in enumerate(positions.iterator(chunk_size=5000))
+                if (index + 1) % MARK_EVERY == 0
+            ]
+            with transaction.atomic():
+                stale = BoardMark.objects.filter(ruleset=ruleset)
+                if period == "all":
+                    stale = stale.filter(week__isnull=True)
+                else:
+                    stale = stale.filter(week__isnull=False)
+                stale.delete()
+                BoardMark.objects.bulk_create(marks)
+            written += len(marks)
+    return written
 
 
 def caller_entry(board: Board, user: User) -> dict[str, Any] | None:
