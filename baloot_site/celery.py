@@ -6,7 +6,7 @@ import threading
 import time
 
 from celery import Celery
-from celery.signals import worker_shutting_down
+from celery.signals import celeryd_init, worker_shutting_down
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
 
@@ -33,3 +33,15 @@ def _bound_the_shutdown(**_kwargs: object) -> None:
         os._exit(1)
 
     threading.Thread(target=force_exit, name="shutdown-bound", daemon=True).start()
+
+
+@celeryd_init.connect
+def _without_the_database_pool(**_kwargs: object) -> None:
+    """A worker process runs one task at a time, and Celery closes its connection around
+    every task (and, with a pool, the whole pool in each prefork child): a psycopg pool there
+    would only add its threads. The worker connects as before pools; the web process and beat
+    keep theirs (settings DATABASE_POOL)."""
+    from django.conf import settings
+
+    for database in settings.DATABASES.values():
+        database.get("OPTIONS", {}).pop("pool", None)

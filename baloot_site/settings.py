@@ -140,8 +140,30 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     # Per process, like the SQLite file above: concurrent test runs never share a database.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Connections outlive the request (health-checked on PostgreSQL: a dead one is dropped at the
+# next request's start). The web process serves HTTP on a fixed pool of threads
+# (baloot_site/http_handler.py), so a thread's connection is reused by its next request; on
+# SQLite too, where opening one costs the WAL pragmas.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3" and env.bool(
+    "DATABASE_POOL", default=True
+):
+    # PostgreSQL: Django's psycopg pool, one per process. A request takes a connection at its
+    # first query and gives it back when it ends (CONN_MAX_AGE must then be 0), so a process
+    # holds as many as it serves at once, not one per thread it ever ran; the pool checks a
+    # connection as it hands it out (CONN_HEALTH_CHECKS) and drops idle ones after 10 minutes.
+    # Celery's worker processes run without it (baloot_site/celery.py).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env.int("DATABASE_POOL_MAX_SIZE", default=20),
+        # A request waits this long for a free connection, then answers 503.
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+    }
+# The web process's HTTP threads: requests served at once (a request waiting on a row lock
+# holds one), and at most as many database connections.
+BALOOT_HTTP_THREADS = env.int("BALOOT_HTTP_THREADS", default=8)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
