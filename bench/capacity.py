@@ -444,11 +444,8 @@ class Ramp:
         clients = sum((1 if t.bots else 4) + self.config.spectators for t in self.tables)
         cores = {k: (cpu1[k] - cpu0.get(k, 0.0)) / seconds for k in cpu1}
         web = sum(v for k, v in cores.items() if k.startswith("web"))
-        workers = sum(
-            v
-            for k, v in cores.items()
-            if not k.startswith("web") and k not in ("client", "pg+redis")
-        )
+        servers = self.cpu.sessions if self.cpu else {}
+        workers = sum(cores[k] for k in servers if not k.startswith("web"))
         self.cost = (len(self.tables), moves / seconds, web, workers)
         cpu = (
             f"web {web:.2f} workers {workers:.2f} client {cores['client']:.2f}"
