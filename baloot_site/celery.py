@@ -14,6 +14,11 @@ app = Celery("baloot_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+# Task latency per queue for GET /metrics (publication -> start, and run time).
+from baloot_site.task_metrics import connect_celery  # noqa: E402
+
+connect_celery()
+
 log = logging.getLogger(__name__)
 
 

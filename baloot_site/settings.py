@@ -73,6 +73,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost of all: a request's time by route for GET /metrics (baloot_site/metrics.py),
+    # refusals made by the middleware below included.
+    "baloot_site.metrics.RequestMetricsMiddleware",
     # Outermost: the language (Accept-Language, else English) is chosen before any answer is
     # made, so every error body, the 413 and the bare error problems below included, is in
     # it; it sets Content-Language and Vary on the way out. It reads headers only, never the
@@ -243,10 +246,25 @@ def _as_one_line_warning(record: logging.LogRecord) -> bool:
     return True
 
 
+# LOG_FORMAT=json: one JSON object a line (python-json-logger), for a log collector; else text.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text").lower()
+_LOG_LINE = "%(asctime)s %(levelname)s %(name)s %(message)s"
+_FORMATTERS: dict[str, dict[str, object]] = {
+    "plain": {"format": _LOG_LINE}
+    if LOG_FORMAT != "json"
+    else {
+        # {"time": ISO 8601 UTC, "level", "logger", "message"}, and "exc_info" with a traceback.
+        "()": "pythonjsonlogger.json.JsonFormatter",
+        "format": "%(levelname)s %(name)s %(message)s",
+        "rename_fields": {"levelname": "level", "name": "logger"},
+        "timestamp": "time",
+    }
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "formatters": _FORMATTERS,
     "filters": {
         "one_line_warning": {
             "()": "django.utils.log.CallbackFilter",
@@ -267,6 +285,12 @@ LOGGING = {
         "django.security.DisallowedHost": {"handlers": ["client_mistakes"], "propagate": False},
     },
 }
+
+# --- Operators' metrics --------------------------------------------------------------------
+
+# GET /metrics (Prometheus text; baloot_site/metrics.py): empty, the endpoint does not exist
+# (404); set, a scrape sends "Authorization: Bearer <METRICS_TOKEN>", anything else is 401.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 
 # --- Client addresses, failed logins ----------------------------------------------------
 

@@ -7,7 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import SimpleRouter
 
 from accounts.api import views as account_views
-from baloot_site import health
+from baloot_site import health, metrics
 from games.api import me, table
 from games.api.views import MatchViewSet
 from live import asyncapi
@@ -74,6 +74,7 @@ api_v1 = [
 
 urlpatterns = [
     path("api/v1/", include(api_v1)),
+    path("metrics", metrics.metrics_view, name="metrics"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/asyncapi/", asyncapi.asyncapi_view, name="asyncapi"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

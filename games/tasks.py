@@ -17,7 +17,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from core import clock
+from core import clock, metrics
 from games import idempotency, services
 from games.models import Match
 from games.services.scheduling import FollowUp, scheduler_register
@@ -99,13 +99,16 @@ def sweep_deadlines(limit: int = 500) -> int:
     second): ``bot_turn_play`` sends it to the hard bots' queue again and moves its deadline a
     grace ahead, so it is not sent every second while that queue is busy.
     """
+    now = clock.now()
     due = list(
-        Match.objects.filter(deadline__lte=clock.now())
+        Match.objects.filter(deadline__lte=now)
         .order_by("deadline")
-        .values_list("pk", "version")[:limit]
+        .values_list("pk", "version", "deadline")[:limit]
     )
     settled = 0
-    for match_id, version in due:
+    for match_id, version, deadline in due:
+        if deadline is not None:  # due, so set (the filter)
+            metrics.sweep_lag((now - deadline).total_seconds())
         try:
             if services.bot_turn_play(
                 match_id=match_id, expected_version=version

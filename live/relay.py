@@ -20,6 +20,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 import weakref
 from collections.abc import Coroutine
 from datetime import datetime, timedelta
@@ -59,6 +60,8 @@ class Note(TypedDict):
     version: int
     user_id: int | None
     deadline: str | None
+    # When the change was committed (epoch seconds): the streams' lag is measured from it.
+    at: float
 
 
 def match_group(match_id: int) -> str:
@@ -79,6 +82,7 @@ def note_make(
     version: int,
     user_id: int | None = None,
     deadline: datetime | None = None,
+    at: float | None = None,
 ) -> Note:
     return {
         "kind": kind,
@@ -86,6 +90,7 @@ def note_make(
         "version": version,
         "user_id": user_id,
         "deadline": deadline.isoformat().replace("+00:00", "Z") if deadline else None,
+        "at": time.time() if at is None else at,
     }
 
 
@@ -204,7 +209,9 @@ def _rows_after(last: int) -> list[dict[str, Any]]:
     rows = LiveEvent.objects.filter(id__gt=last).order_by("id")
     return [
         dict(row)
-        for row in rows.values("id", "kind", "match_id", "version", "user_id", "deadline")[:1000]
+        for row in rows.values(
+            "id", "kind", "match_id", "version", "user_id", "deadline", "created_at"
+        )[:1000]
     ]
 
 
@@ -230,7 +237,12 @@ async def _tail(ready: asyncio.Future[None]) -> None:
         for row in rows:
             last = row["id"]
             note = note_make(
-                row["kind"], row["match_id"], row["version"], row["user_id"], row["deadline"]
+                row["kind"],
+                row["match_id"],
+                row["version"],
+                row["user_id"],
+                row["deadline"],
+                row["created_at"].timestamp(),
             )
             await layer.group_send(_group_of(note), {"type": "live.note", **note})
         if len(rows) < 1000:

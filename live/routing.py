@@ -4,7 +4,10 @@ from typing import Any, cast
 
 from django.urls import path, re_path
 
-from live.consumers import MatchStream, NoSuchStream, PlayerStream
+from live.consumers import NoSuchStream
+
+# The streams as served: counted for GET /metrics (live/metrics.py).
+from live.metrics import MeteredMatchStream, MeteredPlayerStream
 
 
 def _asgi(consumer: Any) -> Any:
@@ -13,8 +16,8 @@ def _asgi(consumer: Any) -> Any:
 
 
 websocket_urlpatterns: list[Any] = [
-    re_path(r"^ws/v1/matches/(?P<match_id>[1-9][0-9]{0,17})$", _asgi(MatchStream)),
-    path("ws/v1/me", _asgi(PlayerStream)),
+    re_path(r"^ws/v1/matches/(?P<match_id>[1-9][0-9]{0,17})$", _asgi(MeteredMatchStream)),
+    path("ws/v1/me", _asgi(MeteredPlayerStream)),
     # Any other path (a match id that is not one included): the same 4404 as a hidden match.
     re_path(r"", _asgi(NoSuchStream)),
 ]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -142,6 +143,7 @@ class Child:
         code = self.proc.poll()
         if code is None:
             return
+        _metrics_forget(self.proc.pid)
         if now - self.started_at >= STABLE_AFTER_SECONDS:
             self.pause = RESTART_FIRST_PAUSE
         say(f"{self.name} exited with status {code}; restarting in {self.pause:.0f} s")
@@ -158,7 +160,30 @@ class Child:
                 os.killpg(self.proc.pid, signal.SIGKILL)
 
 
+def _metrics_dir() -> Path:
+    """Where every process keeps its values for GET /metrics (prometheus_client's multiprocess
+    mode, core/metrics.py): PROMETHEUS_MULTIPROC_DIR, else var/metrics. Emptied here, before
+    any process starts, as the library requires (a previous run's counters would add up)."""
+    configured = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    var = Path(os.environ.get("BALOOT_VAR_DIR") or ROOT / "var")
+    directory = Path(configured) if configured else var / "metrics"
+    if directory.is_dir():
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(directory)  # the children inherit it
+    return directory
+
+
+def _metrics_forget(pid: int) -> None:
+    """A dead process's live gauges (open streams) leave the sum; its counters stay."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        for stale in Path(directory).glob(f"gauge_live*_{pid}.db"):
+            stale.unlink(missing_ok=True)
+
+
 def main() -> int:
+    say(f"metrics: {_metrics_dir()}")
     subprocess.run([PY, "manage.py", "migrate", "--noinput"], cwd=ROOT, check=True)
     children = [Child(name, command, NICENESS.get(name, 0)) for name, command in COMMANDS.items()]
     stopping: list[int] = []

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils.crypto import salted_hmac
 
-from core import clock, events
+from core import clock, events, metrics
 from games import engine
 from games.events import SeatHandedToBot
 from games.models import Actor, BotLevel, Heartbeat, Match, MatchStatus, Seat
@@ -61,14 +61,15 @@ def _automatic_move(match: Match, state: engine.GameState, seat: int, level: str
     # Seeded per decision so a replayed task makes the same choice; the seed is keyed with a
     # server secret, so no client can recompute a bot's choices and narrow down its hand.
     rng = decision_rng(match.pk, match.version)
-    return choose_move(
-        level,
-        obs,
-        rng,
-        normal_config=NormalConfig(budget=settings.BALOOT["BOT_TIME_BUDGET"]),
-        hard_config=HardConfig(budget=settings.BALOOT["HARD_BOT_TIME_BUDGET"]),
-        ruleset=state.ruleset,
-    )
+    with metrics.BOT_THINK.labels(level).time():
+        return choose_move(
+            level,
+            obs,
+            rng,
+            normal_config=NormalConfig(budget=settings.BALOOT["BOT_TIME_BUDGET"]),
+            hard_config=HardConfig(budget=settings.BALOOT["HARD_BOT_TIME_BUDGET"]),
+            ruleset=state.ruleset,
+        )
 
 
 def _turn_at(match: Match | None, version: int) -> Seat | None:

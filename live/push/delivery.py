@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.models import User
-from core import clock
+from core import clock, metrics
 from games.models import Match, MatchStatus
 from live.push import limits, outbox
 from live.push.kinds import EventKind
@@ -138,6 +138,15 @@ def notification_deliver(*, notification_id: int) -> str:
             Result.RETRY: outcome.retry,
             Result.FAILED: outcome.failed,
         }[result].append(device.pk)
+    metrics.push_sent(
+        {
+            "ok": len(outcome.delivered),
+            "gone": len(outcome.gone),
+            "retry": len(outcome.retry),
+            "failed": len(outcome.failed),
+            "deferred": len(outcome.deferred),
+        }
+    )
     return notification_record(notification_id=row.pk, attempts=row.attempts, outcome=outcome)
 
 
