@@ -163,6 +163,21 @@ class Match(models.Model):
             self.__dict__["_seat_cache"] = cached
         return cached
 
+    @classmethod
+    def with_seats(cls, match_id: int) -> Match | None:
+        """The match with its four seats and their users (``seat_list``), in one query: the
+        seats joined to the match and the users. None if there is no such match."""
+        seats = list(
+            Seat.objects.filter(match_id=match_id).select_related("match", "user").order_by("index")
+        )
+        if not seats:  # every match is made with its seats; this is only the missing one
+            return cls.objects.filter(pk=match_id).first()
+        match = seats[0].match
+        for seat in seats:
+            seat.match = match  # one instance, as the related manager would give them
+        match.__dict__["_seat_cache"] = seats
+        return match
+
     def seat_at(self, index: int) -> Seat:
         return self.seat_list()[index]
 

@@ -51,7 +51,7 @@ def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
     delayed by one complete trick (``games.selectors.spectating``): every read built on this
     one (view, ETag, move log, stream) shows the match as of that cut.
     """
-    match = Match.objects.filter(pk=match_id).first()
+    match = Match.with_seats(match_id)
     if match is None:
         raise MatchNotFound()
     mine = next((s for s in match.seat_list() if s.user_id == user.pk), None)

@@ -107,11 +107,11 @@ def test_a_revoked_token_is_refused_on_the_very_next_request_through_the_asgi_ap
 
 
 @pytest.mark.django_db
-def test_the_match_view_reads_the_token_the_match_and_its_seats_once_each(
+def test_the_match_view_reads_the_token_then_the_match_with_its_seats(
     table: Callable[..., tuple[dict[str, Any], list[Player]]],
     django_assert_max_num_queries: Any,
 ) -> None:
     view, players = table()
     for seated in (players[0], players[3]):
-        with django_assert_max_num_queries(3):
+        with django_assert_max_num_queries(2):
             assert seated.client.get(f"/api/v1/matches/{view['id']}").status_code == 200
