@@ -1,18 +1,26 @@
 """The two streams (api.md "Live delivery"): a match's log and view, and a player's inbox.
 
 Content always comes from the database through the same selectors as the HTTP views
-(``match_for_viewer``, ``move_log``, ``match_view``), so hidden information keeps one path; a
-relay note only says "look again" (a chat note too: the stream re-reads the table's chat as
-``GET /matches/{id}/chat`` does, for a seated viewer only). Each match connection remembers the
-last version it sent and re-reads the log after it, so a slow client may get one view for
-several versions but never misses a move item, and nothing is sent twice. A spectator's reads
+(``match_for_viewer``'s rule, ``move_log``, ``match_view``), so hidden information keeps one
+path; a relay note only says "look again" (a chat note too: the stream re-reads the table's chat
+as ``GET /matches/{id}/chat`` does, for a seated viewer only). A committed version is read once
+per process and rendered once per perspective (the seat, or the outsider's cut; and the
+language), and its encoded messages go to every connection of that perspective
+(``live.renders``). Each match connection remembers the last version it sent and takes the
+items after it, so a slow client may get one view for several versions but never misses a move
+item, and nothing is sent twice; one that is behind further than the shared render covers (a
+connection with an old ``since``) reads its own catch-up, a page at a time. A spectator's reads
 are one complete trick behind (``games.selectors.spectating``), so is their stream.
+
+A connection never queues: one pass at a time writes its messages (at most a page of items and
+a view, references to the shared texts), each send waiting while the server's write buffer is
+over its high-water mark (a client that does not read), and the notes that arrive meanwhile
+fold into one wake-up, so the next pass skips to the newest version with every item it missed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import weakref
 from collections import Counter
@@ -24,7 +32,6 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
-from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.models import User
 from core.i18n import preferred_language
@@ -32,7 +39,7 @@ from games import selectors
 from games.api import bodies
 from games.errors import MatchNotFound
 from games.models import Match
-from live import auth, relay
+from live import auth, relay, renders
 from players.selectors import chat as chat_selectors
 
 log = logging.getLogger(__name__)
@@ -51,7 +58,7 @@ _streams: set[_Stream] = set()
 _watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
     weakref.WeakKeyDictionary()
 )
-PAGE = 500
+PAGE = renders.PAGE
 # A match stream's pass (read, render, send) that fails is tried again after PASS_RETRY_SECONDS
 # (a database hiccup); after PASS_ATTEMPTS failures in a row the stream closes with 1011 rather
 # than hold its slot and send nothing. The client resumes with ``since``.
@@ -194,7 +201,7 @@ class _Stream(AsyncJsonWebsocketConsumer):
     @classmethod
     async def encode_json(cls, content: Any) -> str:
         # DRF's encoder: datetimes and decimals come out exactly as in the HTTP bodies.
-        return json.dumps(content, cls=JSONEncoder, ensure_ascii=False)
+        return renders.encode(content)
 
     async def connect(self) -> None:
         self.caller = None
@@ -314,6 +321,11 @@ class MatchStream(_Stream):
         self.sent_version = self.query.since
         self.read_version = 0  # the match's real version at the last read (spectators lag it)
         self.sent_view = False
+        # The newest version a note or the watcher told of: a pass reads at least that one.
+        self.wanted = 0
+        # Messages of the pass in progress not yet handed to the server (its bound: a page of
+        # items and a view).
+        self.unsent = 0
         self.user = user
         # The view's words (bot names) in the account's language, else the handshake's.
         headers = dict(self.scope.get("headers") or [])
@@ -334,6 +346,7 @@ class MatchStream(_Stream):
 
     async def live_note(self, note: relay.Note) -> None:
         if note["kind"] == relay.VERSION and note["version"] > self.sent_version:
+            self.wanted = max(self.wanted, note["version"])
             self._wake.set()
         elif note["kind"] == relay.CHAT and note["version"] > self.sent_chat:
             self._chat_due = True
@@ -341,6 +354,7 @@ class MatchStream(_Stream):
 
     def behind(self, version: int) -> None:
         if version > max(self.sent_version, self.read_version):
+            self.wanted = max(self.wanted, version)
             self._wake.set()
 
     async def _pump(self) -> None:
@@ -385,17 +399,45 @@ class MatchStream(_Stream):
         return int(refused.get(token_id, auth.NOT_VISIBLE))
 
     async def _pass(self) -> None:
+        """Send what the client is missing: from the process's shared render of the newest
+        version (``live.renders``) when it covers the items after the version sent last, else
+        from a catch-up read of the connection's own."""
+        if not self.sent_view:
+            await self._own_pass()
+            return
+        read = await renders.latest(self.match_id, self.wanted)
+        self.read_version = read.version
+        seat = read.seat_of(self.user.pk)
+        if seat is not None and read.version <= self.sent_version:
+            return
+        frame = await read.frame(seat, self.language, self.sent_version)
+        if frame.version <= self.sent_version:
+            return  # a spectator's cut has not moved
+        items = frame.items_after(self.sent_version)
+        if items is None:
+            await self._own_pass()
+            return
+        await self._send_texts(items, frame.view, frame.version)
+
+    async def _own_pass(self) -> None:
         read = await _read_off_thread(self._read)()
         if read is None:
             return
         version, items, view = read
-        for item in items:
-            await self.send_json({"type": "move", "match_id": self.match_id, "item": item})
-        await self.send_json(
-            {"type": "view", "match_id": self.match_id, "version": version, "view": view}
-        )
+        await self._send_texts(items, view, version)
+        if view is None:
+            self._wake.set()  # a page of a longer catch-up: the next pass goes on from here
+
+    async def _send_texts(self, items: list[str], view: str | None, version: int) -> None:
+        self.unsent = len(items) + (view is not None)
+        for text in items:
+            await self.send(text_data=text)
+            self.unsent -= 1
+        if view is not None:
+            await self.send(text_data=view)
+            self.unsent -= 1
+            self.sent_view = True
         self.sent_version = max(self.sent_version, version)
-        self.sent_view = True
 
     async def _chat_pass(self) -> None:
         for message in await _read_off_thread(self._read_chat)():
@@ -420,27 +462,25 @@ class MatchStream(_Stream):
             if len(page) < PAGE:
                 return out
 
-    def _read(self) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
+    def _read(self) -> tuple[int, list[str], str | None] | None:
         with translation.override(self.language):
             return self._read_in_language()
 
-    def _read_in_language(self) -> tuple[int, list[dict[str, Any]], dict[str, Any]] | None:
+    def _read_in_language(self) -> tuple[int, list[str], str | None] | None:
+        """The items after the version sent last and the view, encoded; or, when more than a
+        page of items is missing, that page only (the version of its last item, no view)."""
         match, seat = selectors.match_for_viewer(self.match_id, self.user)
         self.read_version = selectors.live_version(match)
         if self.sent_view and match.version <= self.sent_version:
             return None
-        # Only items up to the version read: a move committed after the match row was read is
-        # left for the next pass, so the items and the view always agree.
-        items: list[dict[str, Any]] = []
-        after = self.sent_version
-        while True:
-            page = bodies.move_log(match, seat, after, limit=PAGE)
-            kept = [item for item in page if item["version"] <= match.version]
-            items.extend(kept)
-            if len(page) < PAGE or len(kept) < len(page):
-                break
-            after = kept[-1]["version"]
-        return match.version, items, bodies.match_view(match, seat)
+        # Only items up to the version read (``move_log`` stops there): a move committed after
+        # the match row was read is left for the next pass, so the items and the view agree.
+        page = bodies.move_log(match, seat, self.sent_version, limit=PAGE)
+        items = [renders.move_message(self.match_id, item) for item in page]
+        if len(page) == PAGE and page[-1]["version"] < match.version:
+            return page[-1]["version"], items, None
+        view = renders.view_message(self.match_id, match.version, bodies.match_view(match, seat))
+        return match.version, items, view
 
 
 class PlayerStream(_Stream):

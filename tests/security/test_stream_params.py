@@ -254,7 +254,7 @@ def test_a_send_that_keeps_failing_closes_1011_and_frees_the_slot(
     view, players = table()
     stream = Stream(_match_url(stream_server, view["id"]), players[0].token)
     assert stream.until_view(view["version"])[-1]["type"] == "view"
-    monkeypatch.setattr(consumers.MatchStream, "encode_json", _aboom)
+    monkeypatch.setattr(consumers.MatchStream, "_send_texts", _aboom)
     legal_step(players, view["id"], random.Random(1))
     assert stream.close_code() == INTERNAL
     assert _slots(players[0], 0) == 0
