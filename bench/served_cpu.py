@@ -9,10 +9,11 @@ Both sides run against one fresh PostgreSQL database (``BENCH_DATABASE_URL``, by
 another on one keep-alive connection. The served side reads the server process's CPU time
 (user + system, all threads, from /proc) around each request; the in-process side reads this
 process's own CPU time around each test-client call, so it counts the test client too (which
-makes the ratio a slight underestimate). A move is measured alone: the view that finds its
-legal move is read untimed before it. Each round starts the server afresh, measures the four
-operations served, stops it, then measures them in process. Figures are printed, never
-asserted; on a shared machine compare runs of one hour only.
+makes the ratio a slight underestimate; the answer is not parsed). ``/healthz`` answers 503
+here (no sweep runs), and logs it, on both sides. A move is measured alone: the view that
+finds its legal move is read untimed before it. Each round starts the server afresh, measures
+the four operations served, stops it, then measures them in process. Figures are printed,
+never asserted; on a shared machine compare runs of one hour only.
 """
 
 from __future__ import annotations
@@ -117,25 +118,28 @@ def _measure(
     out: dict[str, float] = {}
     for op, path in reads.items():
         for _ in range(20):
-            call(token, "GET", path)
+            call(token, "GET", path, parse=False)
         start = cpu()
         for _ in range(requests):
-            call(token, "GET", path)
+            call(token, "GET", path, parse=False)
         out[op] = (cpu() - start) / requests
     spent = 0.0
     for i in range(requests + 20):
         mover, body = table.next_move(call)
         start = cpu()
-        status, answer = call(mover, "POST", f"/api/v1/matches/{table.match_id}/moves", body)
+        path = f"/api/v1/matches/{table.match_id}/moves"
+        status, answer = call(mover, "POST", path, body, parse=False)
         if i >= 20:
             spent += cpu() - start
-        assert status == 201, answer
+        assert status == 201, (status, answer)
     out["POST /moves"] = spent / requests
     return out
 
 
 def _served_call(clients: dict[str, http_bench.Client]) -> Callable[..., tuple[int, Any]]:
-    def call(token: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    def call(
+        token: str, method: str, path: str, body: Any = None, parse: bool = True
+    ) -> tuple[int, Any]:
         client = clients.setdefault(token, http_bench.Client(token))
         try:
             status, data, _ = client.call(method, path, body)
@@ -154,14 +158,18 @@ def _in_process_call() -> Callable[..., tuple[int, Any]]:
 
     client = Client()
 
-    def call(token: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    def call(
+        token: str, method: str, path: str, body: Any = None, parse: bool = True
+    ) -> tuple[int, Any]:
         headers = {"Authorization": f"Bearer {token}"}
         if method == "GET":
             response = client.get(path, headers=headers)
         else:
             response = client.post(path, body, content_type="application/json", headers=headers)
         is_json = "json" in response.get("Content-Type", "")
-        return response.status_code, (response.json() if is_json and response.content else None)
+        if not (parse and is_json and response.content):
+            return response.status_code, None
+        return response.status_code, response.json()
 
     return call
 
