@@ -30,6 +30,7 @@ def test_one_step_of_the_ramp_plays_and_names_the_tables_it_sustained(
     # Generous limits: this checks that the bench plays and reports, not this machine's speed.
     config.move_p95_ms = config.lag_p95_ms = 60_000
     sustained = asyncio.run(ramp(config, [stream_server.http], time.time() + 30, None))
+    worker.kill9()  # done with it: a warm shutdown would only cost the suite seconds
     out = capsys.readouterr().out
     step: Any = re.search(r"^\s+2 \(1/1\)\s+7 clients\s+moves/s\s+([\d.]+)", out, re.M)
     assert step, out
