@@ -444,10 +444,13 @@ BALOOT = {
     # rated matches in a rolling 24 hours; a later start of a rated table with such a pair is
     # casual (players/services/ratings.py).
     "RATED_MEETINGS_PER_DAY": env.int("BALOOT_RATED_MEETINGS_PER_DAY", default=3),
-    # An account beating the same opponent this many rated matches in a row within this many
-    # days is flagged to the moderators with those matches as evidence (moderation.Flag).
+    # An account beating the same opponent in this many rated matches or more, and in this
+    # share of their meetings, within this many days is flagged to the moderators with those
+    # matches as evidence (moderation.Flag). A share, not a streak: a farm that throws a match
+    # now and then is still seen.
     "ONE_SIDED_FLAG_WINS": env.int("BALOOT_ONE_SIDED_FLAG_WINS", default=5),
     "ONE_SIDED_FLAG_DAYS": env.int("BALOOT_ONE_SIDED_FLAG_DAYS", default=7),
+    "ONE_SIDED_FLAG_SHARE": env.float("BALOOT_ONE_SIDED_FLAG_SHARE", default=0.8),
 }
 
 # --- Live delivery (live/) ---------------------------------------------------------------

@@ -185,7 +185,7 @@ class Flag(models.Model):
 class FlagEvidence(models.Model):
     """One match of a flag's evidence: ``winner`` beat ``loser`` in it. A match is evidence
     for a pair of opponents once (the unique constraint), so the same results never raise a
-    second flag: the next flag for the pair needs a streak of new matches."""
+    second flag: the next flag for the pair needs as many new wins again."""
 
     flag = models.ForeignKey(Flag, on_delete=models.CASCADE, related_name="evidence")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")

@@ -40,8 +40,8 @@ class RematchCancelled:
 
 @dataclass(frozen=True, slots=True)
 class Streak:
-    """``winner_id`` beat ``loser_id`` (on opposite teams) in each of these rated matches, the
-    last ones in which the two met, oldest first."""
+    """``winner_id`` beat ``loser_id`` (on opposite teams) in each of these rated matches
+    (their meetings of the flag's window that the winner won), oldest first."""
 
     winner_id: int
     loser_id: int
@@ -50,12 +50,12 @@ class Streak:
 
 @dataclass(frozen=True, slots=True)
 class OneSidedResults:
-    """A rated result completed one or more streaks of one-sided results between the same
-    opponents (``BALOOT["ONE_SIDED_FLAG_WINS"]`` wins in a row within
-    ``BALOOT["ONE_SIDED_FLAG_DAYS"]`` days): a sign of rating farming (issue 23) for the
-    moderators, who decide (moderation listens). Emitted after every such result, so the same
-    streak comes again, shifted by one match, after the next win: the listener leaves out a
-    streak any of whose matches is already evidence for that pair."""
+    """A rated result left one or more pairs of opponents with one-sided results
+    (``BALOOT["ONE_SIDED_FLAG_WINS"]`` wins or more, and ``ONE_SIDED_FLAG_SHARE`` of their
+    meetings, within ``BALOOT["ONE_SIDED_FLAG_DAYS"]`` days): a sign of rating farming (issue
+    23) for the moderators, who decide (moderation listens). Emitted after every such result,
+    so the same wins come again with the next one: the listener counts only the matches not
+    yet evidence for that pair."""
 
     match_id: int  # the match whose result completed the streaks
     ruleset: str

@@ -1,21 +1,24 @@
 """Flags: entries of the moderators' queue that the system raises, and settling them.
 
 ``one_sided_flag`` listens to ``players.events.OneSidedResults`` (players sits below
-moderation and cannot call it): a rated result that completed a streak of wins over the same
-opponent (``BALOOT["ONE_SIDED_FLAG_WINS"]`` in a row within ``ONE_SIDED_FLAG_DAYS`` days)
-raises one flag, the streaks' matches as evidence. It runs in the transaction that finishes
-the match, like the ratings it follows.
+moderation and cannot call it): a rated result after which an account has beaten the same
+opponent ``BALOOT["ONE_SIDED_FLAG_WINS"]`` times or more, and in ``ONE_SIDED_FLAG_SHARE`` of
+their meetings, within ``ONE_SIDED_FLAG_DAYS`` days raises one flag, those wins as evidence.
+It runs in the transaction that finishes the match, like the ratings it follows.
 
-The same evidence never raises two flags: a streak any of whose matches is already evidence
-for that pair of opponents is left out (``FlagEvidence`` holds a match once per pair, its
-unique constraint being the last guard: a duplicate is dropped, never an error that would
-roll back the finish). So a farm that goes on raises a new flag only after
-another full streak of new matches, and one flag covers every pair a result completed (a
+The same evidence never raises two flags: only the wins not yet evidence for that pair of
+opponents count, and a pair needs ``ONE_SIDED_FLAG_WINS`` of them (``FlagEvidence`` holds a
+match once per pair, its unique constraint being the last guard: a duplicate is dropped,
+never an error that would roll back the finish). So a farm that goes on raises a new flag
+only after as many new wins again, and one flag covers every pair a result completed (a
 team of two beating the same two is four pairs, one entry).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -29,14 +32,19 @@ from players.events import OneSidedResults
 
 
 def one_sided_flag(event: OneSidedResults) -> Flag | None:
-    """Flag the new streaks of ``event`` (one entry), unless every one is flagged already."""
-    fresh = [
-        streak
-        for streak in event.streaks
-        if not FlagEvidence.objects.filter(
-            winner_id=streak.winner_id, loser_id=streak.loser_id, match_id__in=streak.match_ids
-        ).exists()
-    ]
+    """Flag the pairs of ``event`` with enough wins not yet evidence (one entry, those wins
+    as its evidence); None if no pair has."""
+    needed = settings.BALOOT["ONE_SIDED_FLAG_WINS"]
+    fresh = []
+    for run in event.streaks:
+        known = set(
+            FlagEvidence.objects.filter(
+                winner_id=run.winner_id, loser_id=run.loser_id, match_id__in=run.match_ids
+            ).values_list("match_id", flat=True)
+        )
+        new_ids = tuple(m for m in run.match_ids if m not in known)
+        if len(new_ids) >= needed:
+            fresh.append(replace(run, match_ids=new_ids))
     if not fresh:
         return None
     flag = Flag.objects.create(

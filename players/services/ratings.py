@@ -124,7 +124,7 @@ def ratings_update(event: MatchFinished) -> None:
     )
     RatingChange.objects.bulk_create(changes)
     _weekly_add(ruleset, week_of(now), {c.user_id: c.delta for c in changes})
-    streaks = one_sided_streaks(
+    streaks = one_sided_runs(
         ruleset=ruleset,
         started_at=started_at,
         winners=teams[event.winner_team],
@@ -134,14 +134,17 @@ def ratings_update(event: MatchFinished) -> None:
         events.emit(OneSidedResults(match_id=event.match_id, ruleset=ruleset, streaks=streaks))
 
 
-def one_sided_streaks(
+def one_sided_runs(
     *, ruleset: str, started_at: datetime, winners: list[int], losers: list[int]
 ) -> tuple[Streak, ...]:
-    """Each winner-loser pair of a rated result whose last ``ONE_SIDED_FLAG_WINS`` rated
-    meetings, all started within ``ONE_SIDED_FLAG_DAYS`` days up to ``started_at``, the
-    winner won every one of. Opponents are told apart by the history itself: in a rated
-    match teammates share ``won`` and opponents do not."""
+    """Each winner-loser pair of a rated result whose rated meetings started within
+    ``ONE_SIDED_FLAG_DAYS`` days up to ``started_at`` the winner won at least
+    ``ONE_SIDED_FLAG_WINS`` of, and at least ``ONE_SIDED_FLAG_SHARE`` of them all: a share
+    rather than an unbroken streak, so a farm that throws a match now and then is still seen.
+    The run holds the winner's wins of the window. Opponents are told apart by the history
+    itself: in a rated match teammates share ``won`` and opponents do not."""
     wins = settings.BALOOT["ONE_SIDED_FLAG_WINS"]
+    share = settings.BALOOT["ONE_SIDED_FLAG_SHARE"]
     since = started_at - timedelta(days=settings.BALOOT["ONE_SIDED_FLAG_DAYS"])
     rows = (
         RatingChange.objects.filter(
@@ -159,9 +162,10 @@ def one_sided_streaks(
     streaks = []
     for winner in sorted(winners):
         for loser in sorted(losers):
-            met = _meetings(results, winner, loser)[:wins]
-            if len(met) == wins and all(won for _, won in met):
-                ids = tuple(sorted(match_id for match_id, _ in met))
+            met = _meetings(results, winner, loser)
+            beaten = [match_id for match_id, winner_won in met if winner_won]
+            if len(beaten) >= wins and len(beaten) >= share * len(met):
+                ids = tuple(sorted(beaten))
                 streaks.append(Streak(winner_id=winner, loser_id=loser, match_ids=ids))
     return tuple(streaks)
 

@@ -9,9 +9,10 @@ them led both the all-time and the weekly leaderboard. Each finding replayed:
 - two accounts on opposite teams meet in at most ``RATED_MEETINGS_PER_DAY`` (3) rated
   matches in a rolling 24 hours: the next table of theirs starts casual (``rated: false``
   in its view) and moves no rating, whoever their partners are;
-- an account beating the same opponent ``ONE_SIDED_FLAG_WINS`` (5) rated matches in a row
-  within ``ONE_SIDED_FLAG_DAYS`` (7) days raises one moderation flag, those matches as
-  evidence, and the same results never raise a second one.
+- an account beating the same opponent in ``ONE_SIDED_FLAG_WINS`` (5) rated matches and
+  ``ONE_SIDED_FLAG_SHARE`` (80%) of their meetings within ``ONE_SIDED_FLAG_DAYS`` (7) days
+  raises one moderation flag, those matches as evidence, and the same results never raise a
+  second one; a farm that throws a match now and then is flagged all the same.
 
 Time is the injected clock (``core.clock``): matches start at ``clock.now()``, and the
 windows are counted from the starts.
@@ -295,7 +296,7 @@ def test_repeated_one_sided_results_raise_one_flag_with_the_matches(
     winners, losers = (farm[0].id, farm[2].id), (farm[1].id, farm[3].id)
     assert pairs == {(w, lo) for w in winners for lo in losers}
 
-    # One more win: the same streak with one new match, not a second flag.
+    # One more win: the same wins and one new match, not a second flag.
     match_ids.append(play_rated(farm)["id"])
     assert Flag.objects.count() == 1
 
@@ -304,6 +305,28 @@ def test_repeated_one_sided_results_raise_one_flag_with_the_matches(
     moderation.flag_settle(moderator=staff.user, flag_id=flag.pk, upheld=False, reason="friends")
     flag.refresh_from_db()
     assert flag.status == "dismissed" and flag.resolved_by == staff.user
+
+
+def test_a_farm_that_throws_a_match_now_and_then_is_flagged_all_the_same(
+    make_player: Callable[..., Player], clock: FakeClock
+) -> None:
+    """Tried as an attacker would: W W W, then a day later L W W, then W W: 7 wins of 8 and,
+    with a rule of an unbroken streak, no flag ever."""
+    farm = [make_player() for _ in range(4)]  # seats 0 and 2 win but for one match
+    days = [[1, 1, 1], [0, 1, 1], [1, 1]]
+    wins = []
+    for day in days:
+        for seats_0_and_2_win in day:
+            match_id = play_rated(farm, loser_seat=1 if seats_0_and_2_win else 0)["id"]
+            if seats_0_and_2_win:
+                wins.append(match_id)
+            clock.advance(600)
+        clock.advance(DAY)
+    (flag,) = Flag.objects.all()
+    # Raised by the fifth win (five of six meetings), those five wins its evidence.
+    assert flag.match_id == wins[4]
+    evidence = set(FlagEvidence.objects.filter(flag=flag).values_list("match_id", flat=True))
+    assert evidence == set(wins[:5])
 
 
 def test_alternating_results_raise_no_flag(
