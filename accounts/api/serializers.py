@@ -39,7 +39,8 @@ class RegisterRequestSerializer(StrictRequestSerializer):
 
 
 class LoginRequestSerializer(StrictRequestSerializer):
-    username = StrictCharField(max_length=150)
+    # Identifiers are looked up as sent: "amal\n" is no one (no trimming, as for register).
+    username = StrictCharField(max_length=150, trim_whitespace=False)
     password = StrictCharField(max_length=128, write_only=True)
     device = StrictCharField(max_length=100, required=False, allow_blank=True)
 

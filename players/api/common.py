@@ -29,7 +29,10 @@ class ListedPlayerSerializer(serializers.Serializer):
 
 
 class UsernameRequestSerializer(StrictRequestSerializer):
-    username = StrictCharField(max_length=150, help_text="The other player's username.")
+    # Looked up as sent: "layla\n" is no one (no trimming, as for register).
+    username = StrictCharField(
+        max_length=150, trim_whitespace=False, help_text="The other player's username."
+    )
 
 
 def username_example(name: str) -> list[OpenApiExample]:

@@ -87,7 +87,7 @@ class MatchCreateRequestSerializer(StrictRequestSerializer):
 
 class MatchJoinRequestSerializer(StrictRequestSerializer):
     seat = serializers.IntegerField(min_value=0, max_value=3, required=False, allow_null=True)
-    code = StrictCharField(max_length=32, required=False, allow_blank=True)
+    code = StrictCharField(max_length=32, required=False, allow_blank=True, trim_whitespace=False)
 
 
 # The move body's schema is the union in ``games.api.serializers.moves`` (MOVE_REQUEST); this
