@@ -1,7 +1,7 @@
 """The live stream on this machine: commit-to-client latency with a real worker next to
 polling at 1 s, idle WebSocket connections one process holds, fan-out to 1,000 clients.
 
-    python -m bench.live [--seconds 20] [--idle 5000] [--tables 250]
+    python -m bench.live [--seconds 20] [--idle 5000] [--tables 250] [--spectators 500]
 
 Starts, on 127.0.0.1, one uvicorn process (``baloot_site.asgi``) and one Celery worker against
 a fresh database: the configured DATABASE_URL / CELERY_BROKER_URL (PostgreSQL + Redis: a fresh
@@ -17,6 +17,10 @@ a fresh database: the configured DATABASE_URL / CELERY_BROKER_URL (PostgreSQL + 
    and after, per connection.
 3. Fan-out: ``--tables`` public tables, each a human (played from its stream) and three bots,
    four clients each (the player and three watchers): messages per second delivered in all.
+4. Spectators: one public table (a human played from its stream and three bots) watched by
+   ``--spectators`` streams (of 10 spectator accounts: one perspective, the outsider's). For every
+   view version the spectators receive, the spread from the first spectator receiving it to each
+   of the others: p50 / p95, and how many spectators were ever more than 2 s behind the first.
 """
 
 from __future__ import annotations
@@ -320,11 +324,87 @@ async def fanout(tables: int, seconds: float) -> None:
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
 
 
+async def spectators(count: int, seconds: float) -> None:
+    token = _register(10)
+    watchers = [_register(11 + n) for n in range(10)]
+    _, created = _http(
+        "POST",
+        "/api/v1/matches",
+        token,
+        {"target": 152, "turn_seconds": 600, "bots": BOTS, "visibility": "public"},
+    )
+    match_id = created["id"]
+    sockets: list[ClientConnection] = []
+    for batch in range(0, count, 50):
+        sockets.extend(
+            await asyncio.gather(
+                *(
+                    connect(
+                        f"{WS}/ws/v1/matches/{match_id}",
+                        additional_headers={"Authorization": f"Bearer {watchers[n % 10]}"},
+                        open_timeout=60,
+                        max_size=None,
+                    )
+                    for n in range(batch, min(count, batch + 50))
+                )
+            )
+        )
+    arrivals: dict[int, dict[int, float]] = {}  # view version -> spectator -> arrival
+    start = time.time()
+    stop = start + seconds
+
+    async def watch(index: int) -> None:
+        ws = sockets[index]
+        while time.time() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.time()))
+            except TimeoutError:
+                return
+            now = time.time()
+            if isinstance(raw, str) and raw.startswith('{"type": "view"'):
+                version = json.loads(raw)["version"]
+                arrivals.setdefault(version, {})[index] = now
+
+    async with connect(
+        f"{WS}/ws/v1/matches/{match_id}",
+        additional_headers={"Authorization": f"Bearer {token}"},
+        max_size=None,
+    ) as player:
+        await asyncio.gather(
+            _play(player, token, match_id, stop, random.Random(4), None),
+            *(watch(i) for i in range(len(sockets))),
+            return_exceptions=True,
+        )
+    spread: list[float] = []
+    behind: set[int] = set()
+    complete = 0
+    for got in arrivals.values():
+        if len(got) < len(sockets):
+            continue  # the last version, cut off by the stop; or the catch-up on connecting
+        complete += 1
+        first = min(got.values())
+        for index, at in got.items():
+            spread.append(at - first)
+            if at - first > 2:
+                behind.add(index)
+    print(
+        f"4. spectators: {len(sockets)} streams on one public match for {time.time() - start:.0f} "
+        f"s: {complete} of {len(arrivals)} view versions seen reached every spectator; "
+        f"{len(behind)} spectators were ever more than 2 s behind the first"
+    )
+    print(_line("spread, first spectator -> each spectator", spread))
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--idle", type=int, default=5000)
     parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument(
+        "--only", help="a comma-separated choice of latency, idle, fanout, spectators"
+    )
     args = parser.parse_args()
     # A SIGTERM (a timeout, Ctrl-C's cousin) still stops the server and the worker below.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -364,10 +444,15 @@ def main() -> None:
             time.sleep(0.2)
         relay = "channels-redis" if "redis" in env.get("CELERY_BROKER_URL", "") else "table"
         print(f"bench-live: database {env.get('DATABASE_URL', 'SQLite (embedded)')}, relay {relay}")
-        asyncio.run(latency(args.seconds))
-        if args.idle:
+        wanted = args.only.split(",") if args.only else ("latency", "idle", "fanout", "spectators")
+        if "latency" in wanted:
+            asyncio.run(latency(args.seconds))
+        if "idle" in wanted and args.idle:
             asyncio.run(idle(server.pid, args.idle))
-        asyncio.run(fanout(args.tables, args.seconds))
+        if "fanout" in wanted and args.tables:
+            asyncio.run(fanout(args.tables, args.seconds))
+        if "spectators" in wanted and args.spectators:
+            asyncio.run(spectators(args.spectators, args.seconds))
     finally:
         for proc in (server, worker):
             with contextlib.suppress(ProcessLookupError):
