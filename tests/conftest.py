@@ -4,6 +4,7 @@ no conftest imports another."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.support.clock import FakeClock
+from tests.support.live import Stream, ThreadServer
 from tests.support.players import Player, create_match, player_register
 from tests.support.tasks import BOT, DEADLINE, HARD_BOT, Queued, TaskRecorder
 from tests.support.workers import WorkerProcess, worker_start
@@ -70,6 +72,37 @@ def no_throttling(monkeypatch: pytest.MonkeyPatch) -> None:
     from rest_framework.throttling import ScopedRateThrottle
 
     monkeypatch.setattr(ScopedRateThrottle, "allow_request", lambda self, request, view: True)
+
+
+@pytest.fixture
+def own_channel_prefix(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A channel layer prefix of this run's own (other runs may share the Redis), and channel
+    layer backends made afresh: a backend is bound to the event loop it first ran on, and each
+    test's server runs its own loop."""
+    from channels.layers import channel_layers
+
+    prefix = f"baloot-test-{os.getpid()}"
+    # For the worker and web processes a test starts, which read it from the environment.
+    monkeypatch.setenv("CHANNEL_LAYER_PREFIX", prefix)
+    layers = {name: {**value} for name, value in settings.CHANNEL_LAYERS.items()}
+    if "prefix" in layers["default"].get("CONFIG", {}):
+        layers["default"]["CONFIG"] = {**layers["default"]["CONFIG"], "prefix": prefix}
+    settings.CHANNEL_LAYERS = layers
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def stream_server(transactional_db: None, own_channel_prefix: None) -> Iterator[ThreadServer]:
+    """The ASGI app served by uvicorn in a thread of this process, on the test database."""
+    server = ThreadServer().start()
+    try:
+        yield server
+    finally:
+        while Stream.opened:
+            Stream.opened.pop().close()
+        server.stop()
 
 
 @pytest.fixture

@@ -1,17 +1,13 @@
-"""The live stream's fixtures: an ASGI server on the test database, and a channel layer prefix
-of this run's own (other runs may share the Redis)."""
+"""The live stream's fixtures: each stream test has a channel layer prefix of this run's own and
+fresh layers; the server is the suite's ``stream_server`` (tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from channels.layers import channel_layers
 from django.conf import settings
-
-from tests.support.live import Stream, ThreadServer
 
 # Scale-out is a drill of the Redis relay: collected only when the suite runs on it (the CI's
 # PostgreSQL + Redis pass), rather than skipped on the embedded defaults.
@@ -21,28 +17,8 @@ if settings.LIVE["RELAY"] != "redis":
 
 
 @pytest.fixture(autouse=True)
-def _own_channel_prefix(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    prefix = f"baloot-test-{os.getpid()}"
-    # For the worker and web processes a test starts, which read it from the environment.
-    monkeypatch.setenv("CHANNEL_LAYER_PREFIX", prefix)
-    layers = {name: {**value} for name, value in settings.CHANNEL_LAYERS.items()}
-    if "prefix" in layers["default"].get("CONFIG", {}):
-        layers["default"]["CONFIG"] = {**layers["default"]["CONFIG"], "prefix": prefix}
-    settings.CHANNEL_LAYERS = layers
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
-@pytest.fixture
-def stream_server(transactional_db: None) -> Iterator[ThreadServer]:
-    server = ThreadServer().start()
-    try:
-        yield server
-    finally:
-        while Stream.opened:
-            Stream.opened.pop().close()
-        server.stop()
+def _own_channel_prefix(own_channel_prefix: None) -> None:
+    """Every stream test gets the run's own prefix and fresh layers (tests/conftest.py)."""
 
 
 @pytest.fixture(scope="session", autouse=True)

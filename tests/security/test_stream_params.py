@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -45,17 +44,6 @@ BAD_SINCE = [
     "99999999999999999999",
     "0" * 11,
 ]
-
-
-@pytest.fixture
-def stream_server(transactional_db: None) -> Iterator[ThreadServer]:
-    server = ThreadServer().start()
-    try:
-        yield server
-    finally:
-        while Stream.opened:
-            Stream.opened.pop().close()
-        server.stop()
 
 
 def _slots(player: Player, expected: int, timeout: float = 5.0) -> int:
