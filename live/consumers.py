@@ -96,6 +96,89 @@ async def _leave(layer: Any, group: str, channel: str) -> None:
         log.warning("live: leaving group %s failed", group, exc_info=True)
 
 
+class _Hub:
+    """This process's one membership of each match's group on the channel layer: a relay note
+    reaches the process once (one message on Redis, not one per connection) and is handed to
+    every match stream of this process watching that match. The streams of 500 spectators
+    cost the layer one delivery a version."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.channel: str | None = None
+        self.members: dict[str, set[MatchStream]] = {}
+        self.joined: set[str] = set()
+        # Joins and leaves of the layer's groups, one at a time: a leave and a join of the same
+        # group must reach the layer in the order they were decided.
+        self.lock = asyncio.Lock()
+        self.task: asyncio.Task[None] | None = None
+
+    async def join(self, group: str, stream: MatchStream) -> None:
+        """Returns once the process is in ``group``: a note committed later reaches ``stream``."""
+        self.members.setdefault(group, set()).add(stream)
+        if group in self.joined:
+            return
+        async with self.lock:
+            if self.channel is None:
+                self.channel = await self.layer.new_channel()
+            if self.task is None or self.task.done():
+                self.task = asyncio.get_running_loop().create_task(
+                    self._receive(self.channel), name="live-match-hub"
+                )
+            if group not in self.joined:
+                await _join(self.layer, group, self.channel)
+                self.joined.add(group)
+
+    async def leave(self, group: str, stream: MatchStream) -> None:
+        members = self.members.get(group)
+        if members is None:
+            return
+        members.discard(stream)
+        if members:
+            return
+        async with self.lock:
+            if self.members.get(group) or group not in self.joined or self.channel is None:
+                return
+            del self.members[group]
+            # Before the await: a join meanwhile waits for the lock and joins again.
+            self.joined.discard(group)
+            await _leave(self.layer, group, self.channel)
+            if not self.members and self.task is not None:
+                # No match stream left: the receive ends as a consumer's does when its client
+                # goes (channels-redis allows one event loop's receives at a time per layer).
+                self.task.cancel()
+                self.task = None
+
+    async def _receive(self, channel: str) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("live: the match hub's receive failed")
+                await asyncio.sleep(PASS_RETRY_SECONDS)
+                continue
+            group = relay.match_group(int(message.get("match_id") or 0))
+            for stream in list(self.members.get(group, ())):
+                try:
+                    await stream.dispatch(message)
+                except StopConsumer:
+                    pass  # the stream ended itself (1011); its client's disconnect follows
+                except Exception:
+                    log.exception("live: handing a note to a stream failed")
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Hub] = weakref.WeakKeyDictionary()
+
+
+def _hub(layer: Any) -> _Hub:
+    loop = asyncio.get_running_loop()
+    hub = _hubs.get(loop)
+    if hub is None or hub.layer is not layer:
+        hub = _hubs[loop] = _Hub(layer)
+    return hub
+
+
 def _watch_started() -> None:
     loop = asyncio.get_running_loop()
     task = _watchers.get(loop)
@@ -335,7 +418,9 @@ class MatchStream(_Stream):
         # Quick chat: only phrases sent after the connection opened, and only to the table.
         self._chat_due = False
         self.sent_chat = await _read_off_thread(chat_selectors.chat_last_id)(self.match_id)
-        await self._join_group(relay.match_group(self.match_id))
+        group = relay.match_group(self.match_id)
+        await _hub(self.channel_layer).join(group, self)
+        self._hub_groups = [group]
         try:
             await self._pass()
         except MatchNotFound:
@@ -343,6 +428,12 @@ class MatchStream(_Stream):
             return False
         self._spawn(self._pump)
         return True
+
+    async def _leave_groups(self) -> None:
+        groups, self._hub_groups = getattr(self, "_hub_groups", []), []
+        for group in groups:
+            await _hub(self.channel_layer).leave(group, self)
+        await super()._leave_groups()
 
     async def live_note(self, note: relay.Note) -> None:
         if note["kind"] == relay.VERSION and note["version"] > self.sent_version:

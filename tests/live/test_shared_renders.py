@@ -148,3 +148,31 @@ def test_a_catch_up_longer_than_a_page_comes_a_page_at_a_time(
     assert [m["item"] for m in messages[:-1]] == log_of(players[2], match_id)
     assert len(messages) - 1 > 5
     assert messages[-1]["view"] == players[2].client.get(match_url(match_id)).json()
+
+
+def test_a_process_joins_a_matchs_group_once_for_all_its_streams(
+    stream_server: ThreadServer, table: Any
+) -> None:
+    from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+    layer = get_channel_layer()
+    if not isinstance(layer, InMemoryChannelLayer):
+        pytest.skip("counts the in-memory layer's members (the embedded default)")
+    view, players = table(visibility="public")
+    match_id = view["id"]
+    url = f"{stream_server.url}/ws/v1/matches/{match_id}"
+    streams = [Stream(url, p.token) for p in (*players, player_register(), player_register())]
+    for stream in streams:
+        stream.until_view(0)
+    group = f"match.{match_id}"
+    assert len(layer.groups.get(group, {})) == 1
+    # Every stream still hears of every version through that one membership.
+    version = legal_step(players, match_id, random.Random(2))["version"]
+    for stream in streams[:4]:
+        assert stream.until_view(version)[-1]["version"] == version
+    for stream in streams:
+        stream.close()
+    deadline = time.monotonic() + 10
+    while layer.groups.get(group):
+        assert time.monotonic() < deadline, "the process stayed in the group"
+        time.sleep(0.05)
