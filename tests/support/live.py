@@ -32,6 +32,9 @@ class ThreadServer:
             lifespan="off",
             log_level="warning",
             ws="websockets-sansio",
+            # A consumer on channels-redis ends only once its channel's blocking read returns
+            # (up to 5 s after it was cancelled); shutdown need not wait for that.
+            timeout_graceful_shutdown=1,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
