@@ -150,8 +150,10 @@ else:
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3" and env.bool(
-    "DATABASE_POOL", default=True
+    "DATABASE_POOL", default=False
 ):
+    # Off by default for now: with it on, the PostgreSQL restart drill's process waited out the
+    # pool's timeout for a connection after the restart instead of getting a fresh one.
     # PostgreSQL: Django's psycopg pool, one per process. A request takes a connection at its
     # first query and gives it back when it ends (CONN_MAX_AGE must then be 0), so a process
     # holds as many as it serves at once, not one per thread it ever ran; the pool checks a

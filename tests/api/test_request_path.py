@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
 import pytest
@@ -54,6 +54,24 @@ def _get(path: str, token: str) -> tuple[int, bytes]:
 
 
 REQUESTS = 3 * 8
+
+
+@pytest.fixture(autouse=True)
+def _http_threads_close_their_connections() -> Iterator[None]:
+    """The HTTP threads keep their database connections after a test, as they should in a
+    server; here they would keep the test database from being dropped at the end."""
+    yield
+    from baloot_site.asgi import django_application
+
+    threads = django_application.executor._max_workers
+    everyone = threading.Barrier(threads)
+
+    def close() -> None:
+        everyone.wait(timeout=10)  # one task on each thread of the pool, none twice
+        connections.close_all()
+
+    for done in [django_application.executor.submit(close) for _ in range(threads)]:
+        done.result()
 
 
 def _backend(wrapper: Any) -> object:
