@@ -23,7 +23,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from games.engine.state import GameState, Phase, apply, legal_moves, new_match, start_round, to_act
+from games.engine.rules import apply, legal_moves, new_match, start_round, to_act
+from games.engine.state import GameState, Phase
 
 TARGET_ROUNDS_PER_SECOND = 10_000
 

@@ -16,12 +16,11 @@ One of each: ``codec`` holds every to/from-dict conversion and the versioned sta
 
 from .bidding import Contract, Mode
 from .cards import Card, card_str, parse_card
-from .codec import (
+from .codec.moves import move_from_dict, move_to_dict
+from .codec.record_format import observation_to_dict
+from .codec.snapshot import (
     SNAPSHOT_VERSION,
     SnapshotError,
-    move_from_dict,
-    move_to_dict,
-    observation_to_dict,
     snapshot_version,
     state_from_snapshot,
     state_to_snapshot,
@@ -43,23 +42,10 @@ from .moves import (
 from .observation import Observation, observation
 from .projects import available_projects, best_declaration
 from .replay import ReplayRefused, rebuild, replay_round
+from .rules import apply, legal_moves, may_declare, new_match, outcome, start_round, to_act
 from .rulesets import GAMERULES, RULESETS, SAUDI, Ruleset, get_ruleset
 from .scoring import SawaClaim
-from .state import (
-    GameState,
-    Outcome,
-    Phase,
-    RoundLog,
-    RoundStatus,
-    Trick,
-    apply,
-    legal_moves,
-    may_declare,
-    new_match,
-    outcome,
-    start_round,
-    to_act,
-)
+from .state import GameState, Outcome, Phase, RoundLog, RoundStatus, Trick
 
 __all__ = [
     "GAMERULES",

@@ -6,13 +6,11 @@ Pure functions over small frozen records. ``bid_apply`` returns the next ``Biddi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from .cards import ACE, Suit
-from .drafts import draft_class, fast_init, new_draft
 from .errors import IllegalMove
+from .frozen import frozen_for_readers
 from .moves import BIDS, DOUBLES, Bid, Call, Double, DoubleCall
 from .rulesets import Ruleset
 
@@ -32,7 +30,7 @@ class Mode(StrEnum):
     HOKUM = "hokum"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_for_readers
 class Bidding:
     stage: Stage
     order: tuple[int, ...]  # [d+1, d+2, d+3, d]
@@ -45,30 +43,7 @@ class Bidding:
         return self.queue[0]
 
 
-_BiddingDraft = draft_class(Bidding)
-
-
-def _bidding(
-    stage: Stage,
-    order: tuple[int, ...],
-    queue: tuple[int, ...],
-    bidder: int | None = None,
-    kind: Call | None = None,
-) -> Bidding:
-    """``Bidding(stage, order, queue, bidder, kind)``, built as a draft (one per bid)."""
-    d: Any = new_draft(_BiddingDraft)
-    d.stage = stage
-    d.order = order
-    d.queue = queue
-    d.bidder = bidder
-    d.kind = kind
-    d.__class__ = Bidding  # drafts.seal, inlined
-    bidding: Bidding = d
-    return bidding
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_for_readers
 class Contract:
     """R20: the result of the bidding."""
 
@@ -84,8 +59,6 @@ class Contract:
     def bidder_team(self) -> int:
         return self.declarer % 2
 
-
-_ContractDraft = draft_class(Contract)
 
 REDEAL = "redeal"
 BidOutcome = Contract | str  # a Contract, or REDEAL
@@ -164,18 +137,16 @@ def _contract(
     bidding: Bidding, declarer: int, kind: Call, round_no: int, face_up: int, trump: Suit | None
 ) -> Contract:
     hokum = kind is _CALL_HOKUM
-    d: Any = new_draft(_ContractDraft)  # Contract(...), as a draft (drafts.py)
-    d.kind = kind
-    d.mode = _HOKUM_MODE if hokum else _SUN_MODE
-    d.trump = trump if hokum else None
-    d.declarer = declarer
-    # R15/R9: Ashkal gives the face-up card to the caller's partner.
-    d.recipient = (declarer + 2) % 4 if kind is _CALL_ASHKAL else declarer
-    d.bidding_round = round_no
-    d.face_up = face_up
-    d.__class__ = Contract
-    contract: Contract = d
-    return contract
+    return Contract(
+        kind,
+        _HOKUM_MODE if hokum else _SUN_MODE,
+        trump if hokum else None,
+        declarer,
+        # R15/R9: Ashkal gives the face-up card to the caller's partner.
+        (declarer + 2) % 4 if kind is _CALL_ASHKAL else declarer,
+        round_no,
+        face_up,
+    )
 
 
 def _sun_claim(bidding: Bidding, caller: int, kind: Call, face_up: int) -> Bidding | BidOutcome:
@@ -185,9 +156,7 @@ def _sun_claim(bidding: Bidding, caller: int, kind: Call, face_up: int) -> Biddi
     claimants = tuple(s for s in bidding.order[:position] if (s - caller) % 2 == 1)
     if not claimants:
         return _contract(bidding, caller, kind, 1, face_up, None)
-    return _bidding(
-        stage=_SUN_CLAIM, order=bidding.order, queue=claimants, bidder=caller, kind=kind
-    )
+    return Bidding(stage=_SUN_CLAIM, order=bidding.order, queue=claimants, bidder=caller, kind=kind)
 
 
 def bid_apply(bidding: Bidding, bid: Bid, face_up: int, ruleset: Ruleset) -> Bidding | BidOutcome:
@@ -204,19 +173,19 @@ def bid_apply(bidding: Bidding, bid: Bid, face_up: int, ruleset: Ruleset) -> Bid
     if stage is _R1_OPEN:
         if call is _CALL_PASS:
             if len(queue) > 1:
-                return _bidding(stage, order, queue[1:])
-            return _bidding(_R2_OPEN, order, order)
+                return Bidding(stage, order, queue[1:])
+            return Bidding(_R2_OPEN, order, order)
         if call is _CALL_HOKUM:
             # R12: the three others, starting from next(h) and wrapping around.
-            return _bidding(_R1_RESPONSE, order, _OTHERS[seat], seat)
+            return Bidding(_R1_RESPONSE, order, _OTHERS[seat], seat)
         return _sun_claim(bidding, seat, call, face_up)
 
     if stage is _R1_RESPONSE:
         if call is _CALL_PASS:
             if len(queue) > 1:
-                return _bidding(stage, order, queue[1:], bidding.bidder)
+                return Bidding(stage, order, queue[1:], bidding.bidder)
             assert bidding.bidder is not None
-            return _bidding(_R1_CONFIRM, order, (bidding.bidder,), bidding.bidder)
+            return Bidding(_R1_CONFIRM, order, (bidding.bidder,), bidding.bidder)
         return _sun_claim(bidding, seat, call, face_up)
 
     if stage is _R1_CONFIRM:  # R13
@@ -226,24 +195,24 @@ def bid_apply(bidding: Bidding, bid: Bid, face_up: int, ruleset: Ruleset) -> Bid
         assert bidding.bidder is not None and bidding.kind is not None
         if call is _CALL_PASS:
             if len(queue) > 1:
-                return _bidding(stage, order, queue[1:], bidding.bidder, bidding.kind)
+                return Bidding(stage, order, queue[1:], bidding.bidder, bidding.kind)
             return _contract(bidding, bidding.bidder, bidding.kind, 1, face_up, None)
         return _contract(bidding, seat, call, 1, face_up, None)
 
     if stage is _R2_OPEN or stage is _R2_RESPONSE:
         if call is _CALL_PASS:
             if len(queue) > 1:
-                return _bidding(stage, order, queue[1:], bidding.bidder)
+                return Bidding(stage, order, queue[1:], bidding.bidder)
             if stage is _R2_OPEN:
                 return REDEAL  # R19
             assert bidding.bidder is not None
-            return _bidding(_R2_CHOOSE, order, (bidding.bidder,), bidding.bidder)
+            return Bidding(_R2_CHOOSE, order, (bidding.bidder,), bidding.bidder)
         if call is _CALL_HOKUM:  # only in R2_OPEN (bid_legal checked)
             # R17: only the players after h in bidding order answer.
             after = order[order.index(seat) + 1 :]
             if after:
-                return _bidding(_R2_RESPONSE, order, after, seat)
-            return _bidding(_R2_CHOOSE, order, (seat,), seat)
+                return Bidding(_R2_RESPONSE, order, after, seat)
+            return Bidding(_R2_CHOOSE, order, (seat,), seat)
         return _contract(bidding, seat, call, 2, face_up, None)  # R18: final at once
 
     # R2_CHOOSE
@@ -277,8 +246,7 @@ class Rung(StrEnum):
     GAHWA = "gahwa"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_for_readers
 class Ladder:
     rung: Rung | None  # the call open now; None once the ladder is over
     queue: tuple[int, ...]

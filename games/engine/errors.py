@@ -22,6 +22,29 @@ SAUDI_ILLEGAL_CODES = frozenset({"must_trump", "must_overtrump"})
 ALL_ILLEGAL_CODES = ILLEGAL_CODES | SAUDI_ILLEGAL_CODES
 
 
+def gettext_noop(message: str) -> str:
+    """``message`` itself. The name marks the sentences below for the translation catalog
+    (Django's makemessages looks for it) while the engine stays free of Django."""
+    return message
+
+
+# The sentence of each refusal code, the one definition. A refusal whose code says it all
+# carries its code's sentence as its message (rules.py); the others carry a message that names
+# the seat or the value. The API answers in English with the refusal's message, and in another
+# language with its code's sentence translated (baloot_site/errors.py, the Arabic catalog).
+REFUSALS: dict[str, str] = {
+    "malformed": gettext_noop("this is not a well-formed move"),
+    "not_your_turn": gettext_noop("it is not your turn"),
+    "illegal_call": gettext_noop("that call is not allowed now"),
+    "card_not_held": gettext_noop("that card is not in your hand"),
+    "locked_trump_lead": gettext_noop("the round is locked: lead a non-trump card"),
+    "must_follow_suit": gettext_noop("you must follow the led suit"),
+    "must_trump": gettext_noop("you must play a trump"),
+    "must_overtrump": gettext_noop("you must play a trump higher than the winning one"),
+    "invalid_project": gettext_noop("that declaration of projects is not valid"),
+}
+
+
 class EngineError(Exception):
     code: str = "engine_error"
 

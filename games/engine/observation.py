@@ -13,7 +13,8 @@ from .bidding import Contract
 from .cards import Card, cards_of
 from .moves import Bid, Double, Move, Project
 from .projects import available_projects, best_declaration
-from .state import GameState, Phase, Trick, legal_moves, may_declare, to_act
+from .rules import legal_moves, may_declare, to_act
+from .state import GameState, Phase, Trick
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,24 +36,27 @@ _TRUMPS_ABOVE = tuple(
 )
 
 
-def legal_lead_mask(hand: int, trump: Suit | None, locked: bool) -> int:
-    """R26 leading, with R23: in a locked round no trump lead while holding a non-trump (an
-    all-trump hand leads any trump)."""
-    if locked and trump is not None:
-        return hand & ~SUIT_MASK[trump] or hand
-    return hand
-
-
-def legal_follow_mask(
-    hand: int, trick: tuple[Card, ...], trump: Suit | None, compulsory: bool = False
+def legal_play_mask(
+    hand: int,
+    trick: tuple[Card, ...],
+    trump: Suit | None,
+    locked: bool,
+    compulsory: bool = False,
 ) -> int:
-    """The cards of ``hand`` that may follow ``trick`` (at least one card down, leader first);
-    ``compulsory`` is the ruleset's Saudi trumping (S5-S7), which only Hokum feels."""
+    """The play rule, the one definition: the cards of ``hand`` that may be played to ``trick``
+    (the cards so far, leader first). ``locked`` is the round's lock on leading trump (R23),
+    ``compulsory`` the ruleset's Saudi trumping (S5-S7), which only Hokum feels. Every caller
+    goes through here: the engine's moves, its legal-move lists, its fast replay, Sawa and the
+    bots."""
+    if not trick:
+        if locked and trump is not None:
+            # R23: no trump lead while holding a non-trump (an all-trump hand leads any trump).
+            return hand & ~SUIT_MASK[trump] or hand
+        return hand  # R26: the leader plays any card
     led = trick[0] >> 3
     follow = hand & SUIT_MASK[led]
     if not compulsory or trump is None:
-        # R26: follow suit if able, otherwise anything.
-        return follow or hand
+        return follow or hand  # R26: follow suit if able, otherwise anything
     best = trick_winner(trick, trump)
     # S7: the partner played two plays before this seat; its card winning frees the player.
     partner_winning = best == len(trick) - 2
@@ -70,19 +73,6 @@ def legal_follow_mask(
         # S6: over the opponent's trump if able, otherwise any trump (under-trumping).
         return trumps & _TRUMPS_ABOVE[winning] or trumps
     return trumps
-
-
-def legal_play_mask(
-    hand: int,
-    trick: tuple[Card, ...],
-    trump: Suit | None,
-    locked: bool,
-    compulsory: bool = False,
-) -> int:
-    """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader first)."""
-    if not trick:
-        return legal_lead_mask(hand, trump, locked)
-    return legal_follow_mask(hand, trick, trump, compulsory)
 
 
 def refusal_code(hand: int, trick: tuple[Card, ...], trump: Suit | None, card: Card) -> str:

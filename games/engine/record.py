@@ -22,14 +22,16 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .cards import Card, card_str
-from .codec import LIVE_PHASES, action_to_dict, move_from_dict, next_to_dict, round_to_dict
+from .codec.moves import action_to_dict, move_from_dict
+from .codec.record_format import LIVE_PHASES, next_to_dict, round_to_dict
 from .commitment import deck_commitment
 from .errors import MalformedMove
 from .jsontext import dumps_indented, finished_round
 from .moves import BIDS, DOUBLES, PLAYS, Call, DoubleCall, Move
 from .replay import ReplayRefused, replay_round
+from .rules import new_match, with_history
 from .rulesets import RULESETS, Ruleset
-from .state import GameState, Phase, RoundLog, new_match, with_history
+from .state import GameState, Phase, RoundLog
 
 __all__ = [
     "DEFAULT_RULESET",

@@ -8,11 +8,10 @@ where the rule it replaces is applied.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .bidding import Contract, Mode
 from .cards import ACE
-from .drafts import draft_class, fast_init, new_draft
+from .frozen import frozen_for_readers
 from .moves import Project
 from .projects import (
     BALOOT_POINTS,
@@ -38,8 +37,7 @@ class SawaClaim:
     valid: bool
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_for_readers
 class RoundResult:
     abnat: tuple[int, int]
     card_points: tuple[int, int]
@@ -54,8 +52,6 @@ class RoundResult:
     gahwa_winner: int | None
     sawa: SawaClaim | None = None  # S25 (only a ruleset with Sawa ever sets it)
 
-
-_ResultDraft = draft_class(RoundResult)
 
 REDEAL_RESULT = RoundResult(
     abnat=(0, 0),
@@ -196,23 +192,20 @@ def score_round(
             baloot_total=baloot_total,
             multiplier=multiplier,
         )
-    # RoundResult(...), built as a draft (one per round; drafts.py says why).
-    d: Any = new_draft(_ResultDraft)
-    d.abnat = abnat
-    d.card_points = pts
-    d.declared = declarations
-    d.awarded_team = awarded
-    d.project_points = (proj[0], proj[1])
-    d.baloot = baloot
-    d.kaboot = kaboot
-    d.bidder_team = bidder
-    d.bidder_failed = failed
-    d.points = points
-    d.gahwa_winner = winner
-    d.sawa = sawa
-    d.__class__ = RoundResult
-    result: RoundResult = d
-    return result
+    return RoundResult(
+        abnat=abnat,
+        card_points=pts,
+        declared=declarations,
+        awarded_team=awarded,
+        project_points=(proj[0], proj[1]),
+        baloot=baloot,
+        kaboot=kaboot,
+        bidder_team=bidder,
+        bidder_failed=failed,
+        points=points,
+        gahwa_winner=winner,
+        sawa=sawa,
+    )
 
 
 def _declared_kings_or_queens_100(

@@ -16,8 +16,9 @@ from collections.abc import Callable, Sequence
 from .cards import DECK, Card
 from .moves import Declare, Move
 from .observation import Observation, observation
+from .rules import apply, new_match, start_round, to_act
 from .rulesets import GAMERULES, Ruleset
-from .state import GameState, Phase, apply, new_match, start_round, to_act
+from .state import GameState, Phase
 
 Chooser = Callable[[Observation, random.Random], Move]
 

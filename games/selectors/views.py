@@ -14,7 +14,7 @@ from typing import Any
 
 from games import engine
 from games.engine.cards import cards_of
-from games.engine.codec import result_to_dict
+from games.engine.codec.record_format import result_to_dict
 from games.engine.observation import PublicDeclaration
 from games.models import Match, MatchStatus, Seat
 from games.selectors.seats import is_automatic

@@ -16,7 +16,7 @@ from django.utils import timezone
 from core import clock, events
 from games import engine
 from games.dealing import deck_names, new_salt, shuffled_deck
-from games.engine.codec import contract_to_dict, result_to_dict
+from games.engine.codec.record_format import contract_to_dict, result_to_dict
 from games.events import MatchFinished, MatchStarted, TurnBegan, VersionCommitted
 from games.models import BotLevel, Match, MatchStatus, Round, RoundStatus
 from games.selectors.rated import rated_start_allowed

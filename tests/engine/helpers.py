@@ -23,8 +23,9 @@ from games.engine.moves import (
     Project,
     ProjectKind,
 )
+from games.engine.rules import to_act
 from games.engine.rulesets import Ruleset
-from games.engine.state import GameState, Phase, to_act
+from games.engine.state import GameState, Phase
 
 
 def c(text: str) -> Card:

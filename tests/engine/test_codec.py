@@ -23,7 +23,6 @@ from games.engine import (
     ReplayRefused,
     SnapshotError,
     apply,
-    codec,
     deck_commitment,
     legal_moves,
     moves,
@@ -39,6 +38,7 @@ from games.engine import (
 )
 from games.engine import __main__ as cli
 from games.engine.cards import card_str
+from games.engine.codec import snapshot
 from games.engine.moves import Play
 from games.engine.rulesets import Ruleset
 from games.engine.selfplay import play_match, random_choose, shuffled_deck
@@ -185,7 +185,7 @@ def test_snapshot_is_versioned_json() -> None:
     data = state_to_snapshot(state)
     parsed = json.loads(data)
     assert parsed["format"] == "baloot-state"
-    assert parsed["version"] == codec.SNAPSHOT_VERSION == snapshot_version(data)
+    assert parsed["version"] == snapshot.SNAPSHOT_VERSION == snapshot_version(data)
     assert state_from_snapshot(parsed) == state
     assert state_from_snapshot(data.decode()) == state
 

@@ -18,7 +18,8 @@ from games.engine.cards import card_str
 from games.engine.errors import IllegalMove
 from games.engine.moves import Bid, Call, Declare, Double, DoubleCall, Move, Play
 from games.engine.projects import best_declaration
-from games.engine.state import GameState, Phase, apply, legal_moves, new_match, start_round, to_act
+from games.engine.rules import apply, legal_moves, new_match, start_round, to_act
+from games.engine.state import GameState, Phase
 
 SUITS = "SHDC"
 TRUMP_ORDER = ["J", "9", "A", "10", "K", "Q", "8", "7"]  # R4, high to low

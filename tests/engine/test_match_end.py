@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from games.engine import new_match, outcome, start_round, to_act
-from games.engine.drafts import seal
+from games.engine.rules import end_round
 from games.engine.scoring import REDEAL_RESULT
-from games.engine.state import GameState, Phase, _draft_of, _end_round
+from games.engine.state import GameState, Phase, draft_of, state_of
 from tests.engine.helpers import (
     E99_BIDDING,
     E99_TRICKS,
@@ -35,10 +35,9 @@ def e99_from(scores: tuple[int, int], ladder: str = "3 pass, 1 pass") -> GameSta
 
 def after_round(scores: tuple[int, int], points: tuple[int, int]) -> GameState:
     """Close a round worth ``points`` from ``scores`` (the arithmetic of R42 alone)."""
-    draft = _draft_of(replace(new_match(scores=scores), phase=Phase.PLAYING))
-    _end_round(draft, replace(REDEAL_RESULT, points=points))  # changes the draft in place
-    ended: GameState = seal(draft, GameState)
-    return ended
+    fields = draft_of(replace(new_match(scores=scores), phase=Phase.PLAYING))
+    end_round(fields, replace(REDEAL_RESULT, points=points))  # changes the fields in place
+    return state_of(fields)
 
 
 def test_E101_first_to_152_wins() -> None:

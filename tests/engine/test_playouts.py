@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from games.engine.bidding import Mode
-from games.engine.codec import finished_round_to_dict
+from games.engine.codec.record_format import finished_round_to_dict
 from games.engine.errors import IllegalMove
 from games.engine.moves import Bid, Call, Declare, Double, DoubleCall, Move, Play, Project
 from games.engine.projects import available_projects, best_declaration
@@ -24,17 +24,8 @@ from games.engine.record import (
     replay,
     replay_state,
 )
-from games.engine.state import (
-    GameState,
-    Phase,
-    RoundStatus,
-    apply,
-    legal_moves,
-    may_declare,
-    new_match,
-    start_round,
-    to_act,
-)
+from games.engine.rules import apply, legal_moves, may_declare, new_match, start_round, to_act
+from games.engine.state import GameState, Phase, RoundStatus
 
 REPO = Path(__file__).resolve().parents[2]
 LIVE = (Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING)

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from games.engine import GAMERULES, SAUDI, Declare, Play, Ruleset, Sawa
-from games.engine.codec import move_from_dict
+from games.engine.codec.moves import move_from_dict
 from games.engine.errors import EngineError, MalformedMove
 from games.engine.jsontext import dumps_indented
 from games.engine.moves import PLAYS, Move
@@ -33,18 +33,10 @@ from games.engine.record import (
     replay_json,
     replay_text,
 )
+from games.engine.replay import MovesRefused, apply_moves
+from games.engine.rules import apply, legal_moves, new_match, start_round, to_act
 from games.engine.selfplay import shuffled_deck
-from games.engine.state import (
-    GameState,
-    MovesRefused,
-    Phase,
-    apply,
-    apply_moves,
-    legal_moves,
-    new_match,
-    start_round,
-    to_act,
-)
+from games.engine.state import GameState, Phase
 
 
 def _random_match(seed: int, ruleset: Ruleset, target: int = 152) -> GameState:
@@ -248,6 +240,10 @@ def test_the_parser_lookups_parse_as_move_from_dict(ruleset: Ruleset) -> None:
 
 
 def test_apply_moves_reaches_the_states_apply_reaches() -> None:
+    """The fast replay (replay.py ``apply_moves`` and its loop over runs of plays,
+    ``_play_run``) keeps its own loop for speed; this test and the ones below hold it to the
+    one-move rules (rules.py ``apply``) over every round of many random matches of both
+    rulesets, and at thousands of random positions inside their play."""
     for seed in range(6):
         for ruleset in (GAMERULES, SAUDI):
             final = _random_match(seed, ruleset)
@@ -295,7 +291,7 @@ def _apply_moves_agrees(
 
 
 def test_apply_moves_refuses_every_play_apply_refuses_in_the_middle_of_the_play() -> None:
-    """``apply_moves`` runs through consecutive card plays without ``_play``: every card by
+    """``apply_moves`` runs through consecutive card plays without ``rules.play``: every card by
     the seat to act, the next seat and ints and bools that are not seats, at points inside
     the play of Sun, Hokum, locked and Saudi rounds, is refused or accepted as ``apply``
     does, and the plays after an accepted one go on from the same state."""

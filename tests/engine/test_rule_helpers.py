@@ -8,8 +8,9 @@ from dataclasses import replace
 from games.engine import GAMERULES, Phase, apply, legal_moves, new_match, start_round, to_act
 from games.engine.play import close_trick
 from games.engine.projects import baloot_holder, baloot_pair
+from games.engine.rules import playing_state, score_state
 from games.engine.selfplay import shuffled_deck
-from games.engine.state import GameState, Trick, playing_state, score_state
+from games.engine.state import GameState, Trick
 
 from .helpers import c, mask
 

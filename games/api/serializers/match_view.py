@@ -25,7 +25,7 @@ from games.api.serializers.fields import (
     ResponseSerializer,
 )
 from games.api.serializers.moves import PROJECT_KINDS, LegalMoveField, ProjectViewSerializer
-from games.engine.codec import contract_to_dict, result_to_dict
+from games.engine.codec.record_format import contract_to_dict, result_to_dict
 from games.models import (
     BotLevel,
     EndReason,

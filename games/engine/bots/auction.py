@@ -27,8 +27,8 @@ from ..cards import Card
 from ..moves import Bid, Call
 from ..observation import Observation
 from ..projects import baloot_holder, everyones_best_declarations
+from ..rules import playing_state
 from ..rulesets import Ruleset
-from ..state import playing_state
 from .easy import hand_mask, rule_bid
 from .policy import bits
 from .simulate import Playout

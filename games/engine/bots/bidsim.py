@@ -16,8 +16,8 @@ from ..bidding import Contract, Mode
 from ..cards import Card
 from ..moves import Call
 from ..projects import baloot_holder, everyones_best_declarations
+from ..rules import playing_state
 from ..rulesets import Ruleset
-from ..state import playing_state
 from .policy import bits
 from .simulate import Playout
 

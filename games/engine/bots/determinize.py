@@ -18,8 +18,9 @@ from ..cards import QUEEN, make_card
 from ..moves import Move, Project, ProjectKind
 from ..observation import Observation
 from ..projects import available_projects, baloot_holder
+from ..rules import playing_state
 from ..rulesets import GAMERULES, Ruleset
-from ..state import GameState, Phase, playing_state
+from ..state import GameState, Phase
 from .knowledge import Knowledge, infer
 from .policy import bits
 

@@ -5,7 +5,7 @@ Alpha-beta over every legal card, valued by the round-score margin the engine's 
 search, a few hundred times per decision:
 
 * tables: trick ranks and card values per trump suit (``play.TRICK_RANK``, ``play.VALUES``),
-  legal cards from masks (``play.legal_follow_mask`` / ``legal_lead_mask``);
+  legal cards from masks (``play.legal_play_mask``);
 * a transposition table at trick boundaries: the same hands, leader and score so far are
   reached by many play orders (e.g. two tricks won in either order);
 * equivalent cards searched once: two cards of one suit and one hand with no live card
@@ -25,8 +25,7 @@ from ..play import (
     TRICK_RANK,
     TRICKS_PER_ROUND,
     VALUES,
-    legal_follow_mask,
-    legal_lead_mask,
+    legal_play_mask,
     scored_trick,
 )
 
@@ -97,10 +96,7 @@ class Endgame:
     def _moves(self, hands: list[int], seat: int, trick: list[Card]) -> list[Card]:
         """The legal cards of ``seat``, one of each equivalent run, in search order."""
         hand = hands[seat]
-        if trick:
-            mask = legal_follow_mask(hand, tuple(trick), self.trump, self.compulsory)
-        else:
-            mask = legal_lead_mask(hand, self.trump, self.locked)
+        mask = legal_play_mask(hand, tuple(trick), self.trump, self.locked, self.compulsory)
         if not mask & (mask - 1):
             return [mask.bit_length() - 1]
         live = hands[0] | hands[1] | hands[2] | hands[3]

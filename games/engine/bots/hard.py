@@ -31,8 +31,9 @@ from ..bidding import Contract, Ladder, Mode
 from ..moves import Bid, Call, Declare, Double, DoubleCall, Move, Play
 from ..observation import Observation
 from ..projects import baloot_holder, everyones_best_declarations
+from ..rules import first_leader, playing_state
 from ..rulesets import GAMERULES, Ruleset
-from ..state import GameState, Phase, first_leader, playing_state
+from ..state import GameState, Phase
 from . import easy
 from .auction import call_values
 from .determinize import public_state, sample_hands, with_hands

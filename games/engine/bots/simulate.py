@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from ..cards import Card
 from ..play import NO_TRUMP, TRICK_RANK, VALUES, scored_trick
-from ..state import GameState, score_state
+from ..rules import score_state
+from ..state import GameState
 from .endgame import Endgame
 from .policy import heuristic_card
 

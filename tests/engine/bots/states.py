@@ -17,7 +17,7 @@ from games.engine import (
     start_round,
 )
 from games.engine.projects import best_declaration
-from games.engine.state import may_declare, to_act
+from games.engine.rules import may_declare, to_act
 
 
 def seat_of(state: GameState) -> int:

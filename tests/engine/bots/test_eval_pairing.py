@@ -9,7 +9,8 @@ from bench import bots_eval
 from bench.bots_eval import Setup, Side, duplicate_round, self_play
 from games.engine.bots import HardConfig, NormalConfig
 from games.engine.moves import Double, DoubleCall, Move
-from games.engine.state import GameState, RoundStatus, legal_moves
+from games.engine.rules import legal_moves
+from games.engine.state import GameState, RoundStatus
 
 # Two levels that bid differently, so one table sometimes passes out a deck the other plays.
 SETUP = Setup(

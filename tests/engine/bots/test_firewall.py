@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import games.engine
-from games.engine import codec, observation
+from games.engine import observation
 from games.engine.bidding import Contract
 from games.engine.bots import (
     BOT_LEVELS,
@@ -36,9 +36,11 @@ from games.engine.bots import (
     random_bot,
 )
 from games.engine.cards import Card, cards_of, parse_card
+from games.engine.codec import record_format
 from games.engine.observation import Observation
+from games.engine.rules import to_act
 from games.engine.selfplay import play_match, random_choose
-from games.engine.state import GameState, Phase, to_act
+from games.engine.state import GameState, Phase
 
 from .states import random_states
 
@@ -156,7 +158,7 @@ def test_an_observation_holds_only_what_its_seat_may_know() -> None:
                 allowed = knowable(state, seat)
                 leaked = cards_in(obs) - allowed
                 assert not leaked, (seat, state.phase, sorted(leaked))
-                leaked_json = card_names_in_json(codec.observation_to_dict(obs)) - allowed
+                leaked_json = card_names_in_json(record_format.observation_to_dict(obs)) - allowed
                 assert not leaked_json, (seat, state.phase, sorted(leaked_json))
                 # Everything the seat may know about its own cards it is shown.
                 if seat is not None:

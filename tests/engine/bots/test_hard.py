@@ -18,8 +18,9 @@ from games.engine.bots.simulate import Playout
 from games.engine.cards import cards_of
 from games.engine.moves import Bid, Call
 from games.engine.play import close_trick, legal_play_mask
+from games.engine.rules import to_act
 from games.engine.selfplay import play_match
-from games.engine.state import GameState, Phase, to_act
+from games.engine.state import GameState, Phase
 
 from ..helpers import dealt
 from .states import random_states, seat_of
@@ -49,7 +50,7 @@ def _rounds_of_bots(ruleset: Ruleset, seed: int) -> list[GameState]:
     rng = random.Random(seed)
     state = play_match(rng, [watch] * 4, ruleset=ruleset, target=200)
     # play_match returns the end; replay its rounds to see every state on the way.
-    from games.engine.state import apply, new_match, start_round
+    from games.engine.rules import apply, new_match, start_round
 
     first = state.history[0]
     replayed = new_match(ruleset, dealer=first.dealer, target=state.target)

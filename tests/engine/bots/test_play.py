@@ -10,7 +10,8 @@ from games.engine.bots.determinize import determinize
 from games.engine.bots.simulate import Playout
 from games.engine.cards import cards_of
 from games.engine.play import legal_play_mask
-from games.engine.state import GameState, legal_moves
+from games.engine.rules import legal_moves
+from games.engine.state import GameState
 
 from .states import random_states, seat_of
 

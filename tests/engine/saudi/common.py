@@ -5,8 +5,9 @@ from __future__ import annotations
 from games.engine.bidding import Contract, Mode
 from games.engine.cards import Card, parse_card
 from games.engine.moves import Call, Double, DoubleCall
+from games.engine.rules import playing_state
 from games.engine.rulesets import SAUDI
-from games.engine.state import GameState, Phase, playing_state
+from games.engine.state import GameState, Phase
 from tests.engine.helpers import PLAIN_HANDS, calls, dealt, mask
 
 # Hokum spades by seat 2 (dealer 0, face-up 8S); seat 1 leads trick 1 (S4). Seats 2 and 3 are

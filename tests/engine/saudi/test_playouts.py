@@ -16,23 +16,15 @@ from games.engine.bidding import Mode
 from games.engine.bots import choose_move
 from games.engine.bots.claim import sure_sawa
 from games.engine.bots.normal import NormalConfig
-from games.engine.codec import finished_round_to_dict, state_from_snapshot, state_to_snapshot
+from games.engine.codec.record_format import finished_round_to_dict
+from games.engine.codec.snapshot import state_from_snapshot, state_to_snapshot
 from games.engine.errors import EngineError
 from games.engine.moves import Bid, Call, Declare, Double, DoubleCall, Move, Play, Sawa
 from games.engine.observation import observation
 from games.engine.record import export_match, export_round, replay, replay_state
+from games.engine.rules import apply, legal_moves, may_declare, new_match, start_round, to_act
 from games.engine.sawa import sawa_holds
-from games.engine.state import (
-    GameState,
-    Phase,
-    RoundStatus,
-    apply,
-    legal_moves,
-    may_declare,
-    new_match,
-    start_round,
-    to_act,
-)
+from games.engine.state import GameState, Phase, RoundStatus
 from tests.engine.test_playouts import assert_deal, deck, random_declaration
 
 REPO = Path(__file__).resolve().parents[3]

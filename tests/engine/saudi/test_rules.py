@@ -8,13 +8,14 @@ import pytest
 from games.engine import GAMERULES, apply, legal_moves
 from games.engine.bidding import Mode
 from games.engine.cards import card_names, cards_of
-from games.engine.codec import move_from_dict, move_to_dict
+from games.engine.codec.moves import move_from_dict, move_to_dict
 from games.engine.errors import ALL_ILLEGAL_CODES, ILLEGAL_CODES, MalformedMove
 from games.engine.moves import Bid, Call, Double, DoubleCall, Play, Project
 from games.engine.play import legal_play_mask
+from games.engine.rules import to_act
 from games.engine.rulesets import RULESETS, SAUDI
 from games.engine.scoring import RoundResult, score_round
-from games.engine.state import Phase, to_act
+from games.engine.state import Phase
 from tests.engine.helpers import (
     PLAIN_HANDS,
     c,

@@ -11,14 +11,16 @@ import pytest
 
 from games.engine import SAUDI, apply, legal_moves
 from games.engine.cards import card_names, cards_of
-from games.engine.codec import move_from_dict, move_to_dict, observation_to_dict, round_to_dict
+from games.engine.codec.moves import move_from_dict, move_to_dict
+from games.engine.codec.record_format import observation_to_dict, round_to_dict
 from games.engine.errors import MalformedMove
 from games.engine.moves import Play, Sawa
 from games.engine.observation import observation
 from games.engine.record import export_match, replay
+from games.engine.rules import start_round, to_act
 from games.engine.sawa import sawa_holds
 from games.engine.scoring import SawaClaim, score_round
-from games.engine.state import GameState, Phase, start_round, to_act
+from games.engine.state import GameState, Phase
 from tests.engine.helpers import PLAIN_HANDS, SWEEP_HANDS, calls, dealt, mask, plays, refused
 from tests.engine.saudi import reference
 from tests.engine.saudi.common import dbl
