@@ -30,7 +30,7 @@ from rest_framework.views import exception_handler
 from core.errors import DomainError, domain_error_classes
 from core.i18n import is_english
 from core.problems import PROBLEM_CONTENT_TYPE, problem
-from games.engine.errors import ALL_ILLEGAL_CODES, EngineError
+from games.engine.errors import ALL_ILLEGAL_CODES, REFUSALS, EngineError
 
 log = logging.getLogger(__name__)
 
@@ -38,18 +38,9 @@ PAYLOAD_TOO_LARGE = _("The request body is larger than this server accepts.")
 DATABASE_UNAVAILABLE = _("The database is unavailable; retry shortly.")
 
 # The engine is pure (no Django), so its messages are English and often name a seat or a
-# value. An answer in another language gives the refusal's own sentence, by its code.
-ENGINE_DETAILS = {
-    "malformed": _("This is not a well-formed move."),
-    "not_your_turn": _("It is not your turn."),
-    "illegal_call": _("That call is not allowed now."),
-    "card_not_held": _("That card is not in your hand."),
-    "locked_trump_lead": _("The round is locked: lead a non-trump card."),
-    "must_follow_suit": _("You must follow the led suit."),
-    "must_trump": _("You cannot follow the led suit: you must play a trump."),
-    "must_overtrump": _("You must play a trump higher than the one winning the trick."),
-    "invalid_project": _("That declaration of projects is not valid."),
-}
+# value. An answer in another language gives the sentence of the refusal's code, which the
+# engine defines (games/engine/errors.py REFUSALS) and the catalog translates.
+ENGINE_DETAILS = {code: _(sentence) for code, sentence in REFUSALS.items()}
 
 
 def engine_detail(exc: EngineError) -> str:
