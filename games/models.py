@@ -223,10 +223,12 @@ class Seat(models.Model):
         return self.user_id is None and not self.bot
 
 
-class RoundStatus(models.TextChoices):
-    IN_PROGRESS = "in_progress"
-    COMPLETE = "complete"
-    REDEAL = "redeal"
+# A round's status is the engine's, the one definition (games/engine/state.py): the column
+# stores its values, and the name stays here for the app's queries.
+RoundStatus = engine.RoundStatus
+ROUND_STATUS_CHOICES = [
+    (status.value, status.name.replace("_", " ").title()) for status in RoundStatus
+]
 
 
 class Round(models.Model):
@@ -240,7 +242,7 @@ class Round(models.Model):
     salt = models.CharField(max_length=32)
     commitment = models.CharField(max_length=64)
     status = models.CharField(
-        max_length=12, choices=RoundStatus.choices, default=RoundStatus.IN_PROGRESS
+        max_length=12, choices=ROUND_STATUS_CHOICES, default=RoundStatus.IN_PROGRESS.value
     )
     contract = models.JSONField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
