@@ -9,9 +9,11 @@ No Django, no database, no I/O, no global randomness. The API in one place::
     state = apply(state, seat, move)          # raises MalformedMove / IllegalMove (.code)
     observation(state, seat); outcome(state)
 
-One of each: ``codec`` holds every to/from-dict conversion and the versioned state snapshot
-(``state_to_snapshot``/``state_from_snapshot``), ``commitment`` the deck commitment,
-``replay`` the rebuild of a state from decks and moves, ``record`` the record format.
+One of each: ``state`` holds the values (``GameState`` and its parts), ``rules`` the rules of
+one move and the API above, ``play`` the play rule (``legal_play_mask``), ``replay`` the
+rebuild of a state from decks and moves (and its fast path, ``apply_moves``), ``codec`` every
+to/from-dict conversion (``codec.moves``, ``codec.record_format``, ``codec.snapshot``),
+``commitment`` the deck commitment, ``record`` the record format.
 """
 
 from .bidding import Contract, Mode

@@ -1,7 +1,8 @@
 """The bidding state machine of both rounds (R10-R20) and the doubling ladder (R21-R24).
 
-Pure functions over small frozen records. ``bid_apply`` returns the next ``Bidding`` or a
-``BidOutcome`` when the bidding is over (a contract, or a redeal when all pass twice).
+Pure functions over small immutable records (frozen.py). ``bid_apply`` returns the next
+``Bidding`` or a ``BidOutcome`` when the bidding is over (a contract, or a redeal when all pass
+twice).
 """
 
 from __future__ import annotations

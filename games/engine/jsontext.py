@@ -271,9 +271,9 @@ def _declared(declared: Any) -> str:  # a list of {seat, kind, cards}, at depth 
 
 # --- Complete rounds straight from their logs ----------------------------------------------
 #
-# ``finished_round`` writes what ``_round(codec.finished_round_to_dict(log))`` writes without
-# making the dictionaries first: a long record is mostly complete rounds. The tests compare the
-# two on every round they replay.
+# ``finished_round`` writes what ``_round(codec.record_format.finished_round_to_dict(log))``
+# writes without making the dictionaries first: a long record is mostly complete rounds. The
+# tests compare the two on every round they replay.
 
 _CARD_NAMES = tuple(card_str(c) for c in range(32))
 _JSON = {None: "null", False: "false", True: "true"}

@@ -1,6 +1,6 @@
 """Moves: calls, doubling calls, project declarations and card plays (record-format.md).
 
-Moves are frozen dataclasses over engine cards; ``codec.move_from_dict``/``codec.move_to_dict``
+Moves are frozen dataclasses over engine cards; ``codec.moves.move_from_dict``/``move_to_dict``
 convert to and from the record format's action objects (without ``seat``).
 """
 

@@ -10,8 +10,9 @@ the replay before a later round is looked at. Everything before the problem is r
 ``rounds``/``next``.
 
 Each round is replayed by ``replay.replay_round``, the engine's one replay; the shapes come from
-``codec`` and the commitment from ``commitment``. ``record_of``/``record_round`` build a record
-from its parts, for the exports here and for any exporter that reads its rounds elsewhere.
+``codec.record_format`` and ``codec.moves``, and the commitment from ``commitment``.
+``record_of``/``record_round`` build a record from its parts, for the exports here and for any
+exporter that reads its rounds elsewhere.
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ _PLAY_ACTIONS: _Actions = {
 _BID_ACTIONS: _Actions = {
     call.value: tuple((seat, BIDS[call, None]) for seat in range(4)) for call in Call
 }
-# Without "locked", a doubling call is the call alone in every ruleset (codec.move_from_dict).
+# Without "locked", a doubling call is the call alone in every ruleset (codec.moves.move_from_dict).
 _DOUBLE_ACTIONS: _Actions = {
     call.value: tuple((seat, DOUBLES[call, None]) for seat in range(4)) for call in DoubleCall
 }

@@ -4,11 +4,11 @@ State is the replay of the log (architecture.md): the decks and the moves are th
 stored snapshot is a cache of ``rebuild``. The record format's replay (``record.py``) goes
 through ``replay_round`` too, one round at a time, to report where a record is refused.
 
-The moves are made by ``apply_moves``, the fast path: the rules of ``rules.py`` on one copy of
-one draft of the state for the whole run of moves, instead of a new state per move. Runs of card
-plays, most of a round, go through ``_play_run``, which holds the play phase in local
-variables; it decides legality with the same ``play.legal_play_mask`` as ``rules.play`` and
-leaves every refusal to ``rules.advance``. tests/engine/test_replay_paths.py holds
+The moves are made by ``apply_moves``, the fast path: the rules of ``rules.py`` on one draft of
+the state for the whole run of moves, instead of a new state per move. Runs of card plays, most
+of a round, go through ``_play_run``, which holds the play phase in local variables; it decides
+legality with the same ``play.legal_play_mask`` as ``rules.play`` and leaves every refusal to
+``rules.advance``. tests/engine/test_replay_paths.py holds
 ``apply_moves`` to the states and refusals of ``apply`` one move at a time over many random
 matches of both rulesets.
 """

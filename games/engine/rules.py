@@ -134,11 +134,6 @@ def to_act(state: GameState) -> int | None:
     return None
 
 
-def may_sawa(state: GameState) -> bool:
-    """S20: the ruleset has Sawa and the seat to act leads a trick holding at most 4 cards."""
-    return _sawa_open(state.ruleset, state.phase, state.leader, state.trick, state.hands)
-
-
 def _sawa_open(
     ruleset: Ruleset,
     phase: Phase,
@@ -146,6 +141,7 @@ def _sawa_open(
     trick: tuple[Card, ...],
     hands: tuple[int, int, int, int],
 ) -> bool:
+    """S20: the ruleset has Sawa and the seat to act leads a trick holding at most 4 cards."""
     if not ruleset.sawa or phase is not _PLAYING:
         return False
     seat = (leader + len(trick)) % 4
