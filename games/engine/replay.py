@@ -7,7 +7,7 @@ through ``replay_round`` too, one round at a time, to report where a record is r
 The moves are made by ``apply_moves``, the fast path: the rules of ``rules.py`` on one draft of
 the state for the whole run of moves, instead of a new state per move. Runs of card plays, most
 of a round, go through ``_play_run``, which holds the play phase in local variables; it decides
-legality with the same ``play.legal_play_mask`` as ``rules.play`` and leaves every refusal to
+legality with the same ``play.legal_play_mask`` as ``rules.play_card`` and leaves every refusal to
 ``rules.advance``. tests/engine/test_replay_paths.py holds
 ``apply_moves`` to the states and refusals of ``apply`` one move at a time over many random
 matches of both rulesets.
@@ -22,7 +22,16 @@ from .errors import EngineError
 from .moves import Bid, Double, Move, Play
 from .play import NO_TRUMP, TRICK_RANK, TRICKS_PER_ROUND, VALUES, legal_play_mask, scored_trick
 from .projects import baloot_pair
-from .rules import SEAT_PLAYS, advance, bid, double, end_round, new_match, score_draft, start_round
+from .rules import (
+    SEAT_PLAYS,
+    advance,
+    end_round,
+    make_bid,
+    make_double,
+    new_match,
+    score_draft,
+    start_round,
+)
 from .rulesets import Ruleset
 from .state import GameState, Phase, StateDraft, Trick, draft_of, round_locked, state_of
 
@@ -106,9 +115,9 @@ def apply_moves(state: GameState, moves: Iterable[Action]) -> GameState:
                 seat, move = pending
                 advance(d, seat, move)  # refuses it, or makes a declaration or Sawa
             elif type(move) is Bid and d.phase is _BIDDING and _to_bid(d) == seat:
-                bid(d, seat, move)  # advance's second case, without its checks in between
+                make_bid(d, seat, move)  # advance's second case, without its checks in between
             elif type(move) is Double and d.phase is _DOUBLING and _to_double(d) == seat:
-                double(d, seat, move)  # as advance would, without its checks in between
+                make_double(d, seat, move)  # as advance would, without its checks in between
             else:
                 advance(d, seat, move)
             index += 1
@@ -132,14 +141,14 @@ def _to_double(d: StateDraft) -> int:
 def _play_run(
     d: StateDraft, seat: int, move: Play, moves: Iterator[Action]
 ) -> tuple[int, Action | EngineError | None]:
-    """``rules.play`` for ``move`` and each card play after it in ``moves``, with the play
-    phase held in local variables meanwhile (``rules.play`` reads and rebuilds the draft's
+    """``rules.play_card`` for ``move`` and each card play after it in ``moves``, with the play
+    phase held in local variables meanwhile (``rules.play_card`` reads and rebuilds the draft's
     tuples at every card). Stops before the first move that is not a legal play by the seat to
     act, which it returns for the caller to apply or refuse; an EngineError raised by
     ``moves`` is returned in its place. Returns (plays made, that move or error), the second
     None when ``moves`` ran out or the round's last trick ended the round.
 
-    The rules are ``rules.play``'s, and only its accepting path: anything it would refuse is
+    The rules are ``rules.play_card``'s, and only its accepting path: anything it would refuse is
     left to ``rules.advance``, which refuses it."""
     contract = d.contract
     assert contract is not None

@@ -223,7 +223,7 @@ def apply(state: GameState, seat: int, move: Move) -> GameState:
         and seat == (state.leader + len(state.trick)) & 3
         and type(seat) is int
     ):
-        play(d, seat, move)  # advance's first case, without the call
+        play_card(d, seat, move)  # advance's first case, without the call
     else:
         advance(d, seat, move)
     return state_of(d)
@@ -348,14 +348,14 @@ def advance(d: StateDraft, seat: int, move: Move) -> None:
     if phase is _PLAYING:
         acting = (d.leader + len(d.trick)) & 3
         if type(move) is Play and seat == acting:
-            play(d, seat, move)  # the common case, first
+            play_card(d, seat, move)  # the common case, first
             return
     elif phase is _BIDDING:
         bidding = d.bidding
         assert bidding is not None
         acting = bidding.queue[0]
         if type(move) is Bid and seat == acting:
-            bid(d, seat, move)
+            make_bid(d, seat, move)
             return
     elif phase is _DOUBLING:
         ladder = d.ladder
@@ -370,15 +370,15 @@ def advance(d: StateDraft, seat: int, move: Move) -> None:
     if isinstance(move, Play):
         if phase is not _PLAYING:
             raise IllegalMove("illegal_call", "cards are played only after bidding and doubling")
-        play(d, seat, move)
+        play_card(d, seat, move)
     elif isinstance(move, Bid):
         if phase is not _BIDDING:
             raise IllegalMove("illegal_call", "the bidding is over")
-        bid(d, seat, move)
+        make_bid(d, seat, move)
     elif isinstance(move, Double):
         if phase is not _DOUBLING:
             raise IllegalMove("illegal_call", "doubling calls are made only after the bidding")
-        double(d, seat, move)
+        make_double(d, seat, move)
     elif isinstance(move, Declare):
         _declare(d, seat, move)
     elif isinstance(move, Sawa):
@@ -397,7 +397,7 @@ def _check_seat(seat: object) -> None:
         raise MalformedMove(f"not a seat: {seat!r}")
 
 
-def bid(d: StateDraft, seat: int, move: Bid) -> None:
+def make_bid(d: StateDraft, seat: int, move: Bid) -> None:
     """R10-R20: ``seat``'s call, by the seat to act in the bidding."""
     bidding, face_up = d.bidding, d.face_up
     assert bidding is not None and face_up is not None
@@ -453,7 +453,7 @@ _COMPLETION = tuple(tuple(_completion(dealer, r) for r in range(4)) for dealer i
 _NO_LADDER = Ladder(rung=None, queue=())
 
 
-def double(d: StateDraft, seat: int, move: Double) -> None:
+def make_double(d: StateDraft, seat: int, move: Double) -> None:
     """R21-R24 (S8-S11): ``seat``'s doubling call, by the seat to act on the ladder."""
     contract, ladder, ruleset = d.contract, d.ladder, d.ruleset
     assert contract is not None and ladder is not None
@@ -478,7 +478,7 @@ def _declare(d: StateDraft, seat: int, declare: Declare) -> None:
     d.actions += ((seat, declare),)
 
 
-def play(d: StateDraft, seat: int, move: Play) -> None:
+def play_card(d: StateDraft, seat: int, move: Play) -> None:
     """R23, R26-R28, R32 (and S5-S7): the card leaves the hand; a fourth card closes the trick,
     the eighth trick the round. ``seat`` is the seat to act."""
     card = move.card

@@ -291,9 +291,9 @@ def _apply_moves_agrees(
 
 
 def test_apply_moves_refuses_every_play_apply_refuses_in_the_middle_of_the_play() -> None:
-    """``apply_moves`` runs through consecutive card plays without ``rules.play``: every card by
-    the seat to act, the next seat and ints and bools that are not seats, at points inside
-    the play of Sun, Hokum, locked and Saudi rounds, is refused or accepted as ``apply``
+    """``apply_moves`` runs through consecutive card plays without ``rules.play_card``: every
+    card by the seat to act, the next seat and ints and bools that are not seats, at points
+    inside the play of Sun, Hokum, locked and Saudi rounds, is refused or accepted as ``apply``
     does, and the plays after an accepted one go on from the same state."""
     rng = random.Random(11)
     refused = accepted = 0
