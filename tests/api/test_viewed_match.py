@@ -71,6 +71,7 @@ def independent_view(match_id: int) -> tuple[dict[str, Any], engine.GameState]:
         last = Move.objects.get(match_id=match_id, seq=seq)
         version, updated_at = last.version, last.created_at
     else:  # nothing of the match to see yet: the version before its first move
+        assert match.started_at is not None
         version, updated_at = first.version - 1, match.started_at
     header = selectors.MatchHeader(
         id=match.pk,
