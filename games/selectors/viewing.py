@@ -63,18 +63,14 @@ class MatchHeader:
     # with, so that it re-reads only when the match moved on, not while the cut stays behind.
     live_version: int
 
-    @property
-    def lags(self) -> bool:
-        """Is this an outsider's header whose cut is behind the match?"""
-        return self.version != self.live_version
-
 
 @dataclass(frozen=True, slots=True)
 class ViewedMatch:
     """The match as one viewer (``seat``; None: an outsider) sees it: the header at their cut,
-    the engine state at that cut (None before the match starts), the four seats, and what only
-    the seated are shown (the invite code). The round's commitments are (number, digest)
-    pairs, those of the current and the previous round."""
+    the engine state at that cut (None before the match starts), the four seats as read (rows
+    nothing here writes to), and what only the seated are shown (the invite code). The
+    commitments are (round number, digest) pairs, those of the current and the previous
+    round, kept on the row so that a view needs no query on rounds."""
 
     header: MatchHeader
     seats: tuple[Seat, ...]
@@ -140,8 +136,9 @@ def viewed_match(match: Match, seat: Seat | None) -> ViewedMatch:
     seated = seat is not None
     header = match_header(match, seated=seated)
     state = match.load_state()
-    live = match.status == MatchStatus.ACTIVE and state is not None and state.phase in LIVE_PHASES
-    if not seated and live and state is not None:
+    # Only an outsider's sight of a round being played can lag (``spectating``).
+    lags = not seated and match.status == MatchStatus.ACTIVE
+    if lags and state is not None and state.phase in LIVE_PHASES:
         cut = round_cut(state)
         hidden = len(state.actions) - cut.actions
         if hidden:
