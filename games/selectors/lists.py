@@ -91,16 +91,15 @@ def match_rows(matches: Iterable[Match], user: User) -> list[MatchRow]:
     cut (selectors ``spectating``), all the list's cuts read at once (``outsider_headers``)."""
     listed = [(match, list(match.seats.all())) for match in matches]
     mine = [next((s for s in seats if s.user_id == user.pk), None) for _, seats in listed]
-    outside = [i for i, seat in enumerate(mine) if seat is None]
-    headers: list[MatchHeader | None] = [
-        None if seat is None else match_header(match, seated=True)
+    # An outsider's rows are at their cuts, all read at once; a seated player's as they are.
+    outsiders = [match for (match, _), seat in zip(listed, mine, strict=True) if seat is None]
+    outside = iter(outsider_headers(outsiders))
+    headers = [
+        next(outside) if seat is None else match_header(match, seated=True)
         for (match, _), seat in zip(listed, mine, strict=True)
     ]
-    for i, header in zip(outside, outsider_headers([listed[i][0] for i in outside]), strict=True):
-        headers[i] = header
     rows = []
     for (match, seats), seat, shown in zip(listed, mine, headers, strict=True):
-        assert shown is not None  # every row has its header by now
         # The inbox annotates the row with it; other lists work it out from the seat.
         my_turn = bool(getattr(match, "is_my_turn", 0))
         if not hasattr(match, "is_my_turn") and seat is not None:
