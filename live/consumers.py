@@ -560,18 +560,19 @@ class MatchStream(_Stream):
     def _read_in_language(self) -> tuple[int, list[str], str | None] | None:
         """The items after the version sent last and the view, encoded; or, when more than a
         page of items is missing, that page only (the version of its last item, no view)."""
-        match, seat = selectors.match_for_viewer(self.match_id, self.user)
-        self.read_version = selectors.live_version(match)
-        if self.sent_view and match.version <= self.sent_version:
+        viewed = selectors.viewed_match_for(self.match_id, self.user)
+        self.read_version = viewed.header.live_version
+        version = viewed.header.version  # an outsider's: the cut's
+        if self.sent_view and version <= self.sent_version:
             return None
         # Only items up to the version read (``move_log`` stops there): a move committed after
         # the match row was read is left for the next pass, so the items and the view agree.
-        page = bodies.move_log(match, seat, self.sent_version, limit=PAGE)
+        page = bodies.move_log(viewed, self.sent_version, limit=PAGE)
         items = [renders.move_message(self.match_id, item) for item in page]
-        if len(page) == PAGE and page[-1]["version"] < match.version:
+        if len(page) == PAGE and page[-1]["version"] < version:
             return page[-1]["version"], items, None
-        view = renders.view_message(self.match_id, match.version, bodies.match_view(match, seat))
-        return match.version, items, view
+        view = renders.view_message(self.match_id, version, bodies.match_view(viewed))
+        return version, items, view
 
 
 class PlayerStream(_Stream):

@@ -15,8 +15,9 @@ perspective takes the same texts: the items after the version it sent last, then
 A connection whose last version is before a frame's base (it connected with an old ``since``, or
 fell behind by more than a frame covers) reads its own catch-up, as the stream always did
 (``consumers.MatchStream``). Content still comes only from the selectors the HTTP views use
-(``match_for_viewer``'s rule, ``spectator_copy``, ``move_log``, ``match_view``), so hidden
-information keeps one path.
+(``match_for_viewer``'s rule, ``viewed_match``, ``move_log``, ``match_view``), so hidden
+information keeps one path: every render takes the viewer's ``ViewedMatch``, an immutable value
+made from the read (the outsider's, at the cut, made once per read).
 
 The cache is per process and per event loop, bounded (``MATCHES`` reads, the newest of each
 match only). Each web process renders a version once per perspective, whichever relay told it
@@ -41,7 +42,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from games.api import bodies
 from games.errors import MatchNotFound
 from games.models import Match, Seat, Visibility
-from games.selectors import spectator_copy
+from games.selectors import ViewedMatch, viewed_match
 
 # The newest read of at most this many matches is kept per process (LRU).
 MATCHES = 1024
@@ -96,7 +97,7 @@ class Read:
     match: Match
     seats: list[Seat]
     frames: dict[Perspective, asyncio.Future[Frame]] = field(default_factory=dict)
-    _outsider: Match | None = None
+    _outsider: ViewedMatch | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -111,12 +112,13 @@ class Read:
             raise MatchNotFound()
         return mine
 
-    def _as_seen_by(self, seat: Seat | None) -> Match:
+    def _as_seen_by(self, seat: Seat | None) -> ViewedMatch:
         if seat is not None:
-            return self.match
+            return viewed_match(self.match, seat)  # the read's own state: no query, no replay
         with self._lock:  # render threads of several languages may ask at once
             if self._outsider is None:
-                self._outsider = spectator_copy(self.match)
+                # The cut costs a replay of the round and a query: once per read.
+                self._outsider = viewed_match(self.match, None)
             return self._outsider
 
     async def frame(self, seat: Seat | None, language: str, after: int) -> Frame:
@@ -133,17 +135,18 @@ class Read:
     def render(self, seat: Seat | None, language: str, base: int) -> Frame:
         """Renders one perspective (in a thread: the log is a query)."""
         with translation.override(language):
-            match = self._as_seen_by(seat)
+            viewed = self._as_seen_by(seat)
+            match_id, version = viewed.header.id, viewed.header.version
             items: list[tuple[int, str]] = []
             after = base
             while True:
-                page = bodies.move_log(match, seat, after, limit=PAGE)
-                items.extend((item["version"], move_message(match.pk, item)) for item in page)
+                page = bodies.move_log(viewed, after, limit=PAGE)
+                items.extend((item["version"], move_message(match_id, item)) for item in page)
                 if len(page) < PAGE:
                     break
                 after = page[-1]["version"]
-            view = view_message(match.pk, match.version, bodies.match_view(match, seat))
-        return Frame(version=int(match.version), base=base, items=tuple(items), view=view)
+            view = view_message(match_id, version, bodies.match_view(viewed))
+        return Frame(version=version, base=base, items=tuple(items), view=view)
 
 
 # Counted by the tests (one render serves a perspective's connections).

@@ -1,6 +1,7 @@
 """Response bodies, each rendered by the one serializer that documents it.
 
-The selectors return data (a ``MatchView``, log entries, match rows); these render it. Each
+The selectors return data (a ``MatchView``, log entries, match rows), each made from what its
+viewer may see (a ``ViewedMatch``, a ``MatchHeader``); these render it. Each
 serializer is built once per process and only ever renders, so an answer costs its fields'
 ``to_representation`` and nothing of DRF's per-instance set-up.
 """
@@ -19,7 +20,7 @@ from games.api.serializers import (
     MoveLogSerializer,
     ScoreSheetSerializer,
 )
-from games.models import Match, Seat
+from games.models import Match
 
 _MATCH_VIEW = MatchViewSerializer()
 _LOG_ENTRY = MoveLogEntryField()
@@ -28,17 +29,17 @@ _SUMMARY = MatchSummarySerializer()
 _SCORE_SHEET = ScoreSheetSerializer()
 
 
-def match_view(match: Match, seat: Seat | None) -> dict[str, Any]:
-    """``GET /matches/{id}`` (and every write's answer) as ``seat`` (None: an outsider) sees it."""
-    return _MATCH_VIEW.to_representation(selectors.match_view_data(match, seat))
+def match_view(viewed: selectors.ViewedMatch) -> dict[str, Any]:
+    """``GET /matches/{id}`` (and every write's answer) as its viewer (``viewed.seat``, None:
+    an outsider) sees it."""
+    return _MATCH_VIEW.to_representation(selectors.match_view_data(viewed))
 
 
-def move_log(match: Match, seat: Seat | None, after: int, limit: int) -> list[dict[str, Any]]:
-    """At most ``limit`` entries of the move log after version ``after``, as ``seat`` sees
+def move_log(viewed: selectors.ViewedMatch, after: int, limit: int) -> list[dict[str, Any]]:
+    """At most ``limit`` entries of the move log after version ``after``, as its viewer sees
     them (the items of ``GET /matches/{id}/moves``)."""
     return [
-        _LOG_ENTRY.to_representation(e)
-        for e in selectors.move_log_entries(match, seat, after, limit)
+        _LOG_ENTRY.to_representation(e) for e in selectors.move_log_entries(viewed, after, limit)
     ]
 
 

@@ -12,7 +12,6 @@ from core.parsing import ascii_integer
 from games import selectors
 from games.api import bodies
 from games.errors import MatchNotFound
-from games.models import Match, Seat
 
 MATCH_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Match id.")
 
@@ -39,13 +38,14 @@ IF_NONE_MATCH = OpenApiParameter(
 )
 
 
-def view_response(match: Match, seat: Seat | None, status_code: int = 200) -> Response:
-    body = bodies.match_view(match, seat)
-    return Response(body, status=status_code, headers={"ETag": etag(match, seat)})
+def view_response(viewed: selectors.ViewedMatch, status_code: int = 200) -> Response:
+    """The match view of ``viewed``'s viewer, with its ETag."""
+    body = bodies.match_view(viewed)
+    return Response(body, status=status_code, headers={"ETag": etag(viewed)})
 
 
-def etag(match: Match, seat: Seat | None) -> str:
-    return selectors.etag_for(match.pk, match.version, seat.index if seat else None)
+def etag(viewed: selectors.ViewedMatch) -> str:
+    return selectors.etag_for(viewed.header.id, viewed.header.version, viewed.seat_index)
 
 
 def match_pk(value: str) -> int:

@@ -68,7 +68,7 @@ class MatchesResource(viewsets.GenericViewSet):
             rated=data["rated"],
         )
         _, seat = selectors.match_for_viewer(match.pk, request_user(request))
-        return view_response(match, seat, status.HTTP_201_CREATED)
+        return view_response(selectors.viewed_match(match, seat), status.HTTP_201_CREATED)
 
     @extend_schema(
         operation_id="matches_list",
@@ -167,11 +167,11 @@ class MatchesResource(viewsets.GenericViewSet):
         summary="The match as you may see it (your hand and legal moves when seated)",
     )
     def retrieve(self, request: Request, pk: str) -> Response | HttpResponse:
-        match, seat = selectors.match_for_viewer(match_pk(pk), request_user(request))
-        tag = etag(match, seat)
+        viewed = selectors.viewed_match_for(match_pk(pk), request_user(request))
+        tag = etag(viewed)
         if tag in if_none_match(request):
             return HttpResponse(status=304, headers={"ETag": tag})
-        return view_response(match, seat)
+        return view_response(viewed)
 
     @extend_schema(
         operation_id="matches_join",
@@ -220,7 +220,7 @@ class MatchesResource(viewsets.GenericViewSet):
     def leave(self, request: Request, pk: str) -> Response:
         refuse_body(request.data)
         match = services.match_leave(match_id=match_pk(pk), user=request_user(request))
-        return view_response(match, None)
+        return view_response(selectors.viewed_match(match, None))
 
     @extend_schema(
         operation_id="matches_resign",
@@ -263,5 +263,4 @@ class MatchesResource(viewsets.GenericViewSet):
         return self._seated_view(match)
 
     def _seated_view(self, match: Match) -> Response:
-        match, seat = selectors.match_for_viewer(match.pk, request_user(self.request))
-        return view_response(match, seat)
+        return view_response(selectors.viewed_match_for(match.pk, request_user(self.request)))

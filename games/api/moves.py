@@ -124,7 +124,8 @@ class MovesResource(viewsets.GenericViewSet):
                 rules = engine.get_ruleset(match.ruleset)
                 move = engine.move_from_dict(payload, rules)  # MalformedMove -> 400
                 services.move_make(match=match, seat=seat, move=move, expected_version=expected)
-                body, status_code = bodies.match_view(match, seat), status.HTTP_201_CREATED
+                viewed = selectors.viewed_match(match, seat)
+                body, status_code = bodies.match_view(viewed), status.HTTP_201_CREATED
                 if key:
                     idempotency.answer_store(
                         user=user,
@@ -140,15 +141,15 @@ class MovesResource(viewsets.GenericViewSet):
         return Response(body, status=status_code, headers=headers)
 
     def _move_log(self, request: Request, match_id: int) -> Response:
-        match, seat = selectors.match_for_viewer(match_id, request_user(request))
+        viewed = selectors.viewed_match_for(match_id, request_user(request))
         after = int_param(request, "after", 0)
         size = page_size_from(request)
         # One entry more than the page tells whether there is a next page.
-        entries = selectors.move_log_entries(match, seat, after, limit=size + 1)
+        entries = selectors.move_log_entries(viewed, after, limit=size + 1)
         page, more = entries[:size], len(entries) > size
         next_url = None
         if more:
             next_url = request.build_absolute_uri(
                 f"{request.path}?after={page[-1].version}&page_size={size}"
             )
-        return Response(bodies.move_log_page(page, next_url, match.version))
+        return Response(bodies.move_log_page(page, next_url, viewed.header.version))

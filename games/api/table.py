@@ -48,8 +48,7 @@ class _TableView(GenericAPIView):
     throttle_scope = "join"
 
     def _seated_view(self, match: Match) -> Response:
-        match, seat = selectors.match_for_viewer(match.pk, request_user(self.request))
-        return view_response(match, seat)
+        return view_response(selectors.viewed_match_for(match.pk, request_user(self.request)))
 
 
 class MatchBotsView(_TableView):

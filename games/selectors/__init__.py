@@ -9,7 +9,9 @@ write path. The modules:
 - ``lists``: the caller's matches, the lobby, the inbox and one summary row
 - ``logs``: the public move log and the score sheet
 - ``stats``: a player's record over their finished matches
-- ``spectating``: an outsider's sight of an active match, one complete trick behind
+- ``spectating``: the rule of an outsider's sight of an active match, one complete trick behind
+- ``viewing``: what every viewer's render takes, the match as one viewer sees it at their cut
+  (``ViewedMatch``, an immutable value built from the row, never the row itself)
 """
 
 from games.selectors.lists import (
@@ -36,26 +38,33 @@ from games.selectors.seats import (
     seat_display_name,
     seat_json,
 )
-from games.selectors.spectating import is_spectator_copy, live_version, spectator_copy
+from games.selectors.viewing import (
+    MatchHeader,
+    ViewedMatch,
+    match_header,
+    viewed_match,
+    viewed_match_for,
+)
 from games.selectors.views import FinishedRoundView, MatchView, RoundView, match_view_data
 
 __all__ = [
     "FinishedRoundView",
     "LogEntry",
     "LoggedProject",
+    "MatchHeader",
     "MatchRow",
     "MatchView",
     "RoundView",
     "ScoreSheetRow",
+    "ViewedMatch",
     "etag_for",
     "inbox_etag",
     "inbox_for",
     "is_automatic",
-    "is_spectator_copy",
     "live_matches",
-    "live_version",
     "lobby",
     "match_for_viewer",
+    "match_header",
     "match_row",
     "match_rows",
     "match_view_data",
@@ -64,5 +73,6 @@ __all__ = [
     "score_sheet",
     "seat_display_name",
     "seat_json",
-    "spectator_copy",
+    "viewed_match",
+    "viewed_match_for",
 ]

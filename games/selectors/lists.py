@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from games.models import Match, MatchStatus, Seat, Visibility
-from games.selectors.spectating import spectator_rows
+from games.selectors.viewing import MatchHeader, match_header, outsider_headers
 
 
 def matches_visible_to(user: User) -> QuerySet[Match]:
@@ -59,9 +59,10 @@ def inbox_for(user: User) -> QuerySet[Match]:
 
 @dataclass(frozen=True, slots=True)
 class MatchRow:
-    """One match in a list, as one user sees it: their seat and whether it is their turn."""
+    """One match in a list, as one user sees it: the match's header at their cut, their seat
+    and whether it is their turn."""
 
-    match: Match
+    match: MatchHeader
     seats: list[Seat]
     my_seat: int | None
     is_my_turn: bool
@@ -87,19 +88,23 @@ def match_row(match: Match, user: User) -> MatchRow:
 def match_rows(matches: Iterable[Match], user: User) -> list[MatchRow]:
     """Rows of a list as ``user`` sees them, their seats prefetched (``seats__user``). A
     spectator's rows say no more than their view: version, to_act and updated_at as of the
-    cut (selectors ``spectating``), all the list's cuts read at once (``spectator_rows``)."""
+    cut (selectors ``spectating``), all the list's cuts read at once (``outsider_headers``)."""
     listed = [(match, list(match.seats.all())) for match in matches]
     mine = [next((s for s in seats if s.user_id == user.pk), None) for _, seats in listed]
-    outside = [i for i, seat in enumerate(mine) if seat is None]
-    shown = [match for match, _ in listed]
-    for i, copy in zip(outside, spectator_rows([shown[i] for i in outside]), strict=True):
-        shown[i] = copy
+    # An outsider's rows are at their cuts, all read at once; a seated player's as they are.
+    outsiders = [match for (match, _), seat in zip(listed, mine, strict=True) if seat is None]
+    outside = iter(outsider_headers(outsiders))
+    headers = [
+        next(outside) if seat is None else match_header(match, seated=True)
+        for (match, _), seat in zip(listed, mine, strict=True)
+    ]
     rows = []
-    for match, (_, seats), seat in zip(shown, listed, mine, strict=True):
+    for (match, seats), seat, shown in zip(listed, mine, headers, strict=True):
+        # The inbox annotates the row with it; other lists work it out from the seat.
         my_turn = bool(getattr(match, "is_my_turn", 0))
         if not hasattr(match, "is_my_turn") and seat is not None:
             my_turn = (
                 match.status == MatchStatus.ACTIVE and match.to_act == seat.index and not seat.away
             )
-        rows.append(MatchRow(match, seats, seat.index if seat else None, my_turn))
+        rows.append(MatchRow(shown, seats, seat.index if seat else None, my_turn))
     return rows

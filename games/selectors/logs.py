@@ -8,7 +8,8 @@ from typing import Any
 
 from games import engine
 from games.engine.cards import cards_of
-from games.models import Match, Move, Round, RoundStatus, Seat
+from games.models import Match, Move, Round, RoundStatus
+from games.selectors.viewing import ViewedMatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,26 +43,27 @@ class LogEntry:
         )
 
 
-def move_log_entries(match: Match, viewer: Seat | None, after: int, limit: int) -> list[LogEntry]:
-    """At most ``limit`` entries of the public log after version ``after``, up to the match's
-    version. A declaration's cards stay hidden from other seats until trick 1 of its round is
-    complete (api.md)."""
-    # Never past the match's version as read: a spectator's copy stops at its cut (selectors
+def move_log_entries(viewed: ViewedMatch, after: int, limit: int) -> list[LogEntry]:
+    """At most ``limit`` entries of the public log after version ``after``, up to the version
+    its viewer sees. A declaration's cards stay hidden from other seats until trick 1 of its
+    round is complete (api.md)."""
+    # Never past the version the viewer sees: an outsider's stops at their cut (selectors
     # ``spectating``), and for anyone else a move committed after the row was read waits for
     # the next read, so a page and its ``version`` agree.
+    header = viewed.header
     moves = list(
-        Move.objects.filter(match=match, version__gt=after, version__lte=match.version).order_by(
-            "seq"
-        )[:limit]
+        Move.objects.filter(
+            match_id=header.id, version__gt=after, version__lte=header.version
+        ).order_by("seq")[:limit]
     )
-    state = match.load_state()
+    state = viewed.state
     open_round = None
     if state is not None and state.phase is not engine.Phase.FINISHED and not state.tricks:
         open_round = state.round_no  # trick 1 of this round is not complete yet
-    viewer_index = viewer.index if viewer else None
+    viewer_index = viewed.seat_index
     has_sawa = any(m.payload.get("type") == "sawa" for m in moves)
     revealed = _revealed_by_round(state) if has_sawa else {}
-    rules = engine.get_ruleset(match.ruleset)
+    rules = engine.get_ruleset(header.ruleset)
     return [
         LogEntry(
             seq=move.seq,

@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.errors import MatchNotFound
 from games.models import BotLevel, Match, Seat, Visibility
-from games.selectors.spectating import spectator_copy
 
 # What a bot seat is shown as, in the reader's language; the seat's ``bot`` field keeps the
 # level itself (``easy``, ``normal``, ``hard``) for clients. accounts.names keeps players from
@@ -47,9 +46,9 @@ def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
     Staff included: they see everything in the admin only (api.md), so the API holds a staff
     account to the same rule as any other player.
 
-    An outsider of an active public match (a spectator) gets the spectator's copy of the match,
-    delayed by one complete trick (``games.selectors.spectating``): every read built on this
-    one (view, ETag, move log, stream) shows the match as of that cut.
+    The row is returned as it was read, for the caller's checks and writes. What a viewer is
+    shown is built from it by ``viewing.viewed_match``: for an outsider of an active public
+    match (a spectator), the match one complete trick behind (``games.selectors.spectating``).
     """
     match = Match.with_seats(match_id)
     if match is None:
@@ -58,7 +57,7 @@ def match_for_viewer(match_id: int, user: User) -> tuple[Match, Seat | None]:
     if mine is None:
         if match.visibility == Visibility.PRIVATE:
             raise MatchNotFound()
-        return spectator_copy(match), None
+        return match, None
     return match, mine
 
 

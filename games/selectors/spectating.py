@@ -12,26 +12,26 @@ being played, a spectator sees
 A finished round is all public: when a round ends everything in it is shown (``previous_round``
 and the score sheet), and an ended match is shown as it is. Seated players see everything live.
 
-The delay lives here and only here: ``match_for_viewer`` hands an outsider of an active match a
-*spectator's copy* of the match row (``spectator_copy``): its snapshot, ``version``,
-``to_act``, ``move_count`` and ``updated_at`` are those of the cut, its ``deadline`` null. The
-view, the move log (which stops at the copy's ``version``), the ETag and the match stream all
-read that copy through the same selectors, so they agree, and none of them can tell a spectator
-that something happened after the cut. The copy is never saved (``save`` refuses).
+The rule lives here and only here: where the cut falls (``visible_actions``), the round
+replayed to it (``round_cut``), whose turn it was there (``cut_to_act``) and the cut's move
+in the log (``cut_move``, ``cut_moves``). ``viewing`` builds from them what an outsider's
+render takes, a ``ViewedMatch`` whose header (version, ``to_act``, move count, ``updated_at``)
+and state are those of the cut and whose deadline is null. The view, the move log (which stops
+at the header's ``version``), the ETag and the match stream all read that value, so they agree,
+and none of them can tell a spectator that something happened after the cut.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from games import engine
-from games.models import Match, MatchStatus, Move
+from games.models import Move
 
-_LIVE = (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING)
+# The phases of a round being played, the only ones a cut can fall inside.
+LIVE_PHASES = (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,62 +104,24 @@ def cut_to_act(state: engine.GameState, visible: int) -> int | None:
     return state.tricks[complete - 1].leader
 
 
-def _refuse_save(*args: Any, **kwargs: Any) -> None:
-    raise RuntimeError("a spectator's copy of a match is never saved")
-
-
-def _delayed(match: Match) -> Match:
-    """An unsaveable copy of ``match`` with no clock, its header still the live one."""
-    delayed = copy.copy(match)
-    delayed.__dict__["_live_version"] = match.version
-    # No clock for spectators: the deadline running now belongs to a turn they cannot see.
-    delayed.deadline = None
-    setattr(delayed, "save", _refuse_save)  # noqa: B010 - an instance attribute on purpose
-    setattr(delayed, "delete", _refuse_save)  # noqa: B010
-    return delayed
-
-
-def _cut_header(
-    delayed: Match, seq: int, row: tuple[int, datetime] | None, to_act: int | None
-) -> None:
-    """Set the copy's version, move count, seat to act and time to those of the cut, the
-    ``seq``-th move of the match (0: none yet), whose (version, created_at) is ``row``."""
-    if row is None:  # pragma: no cover - the log holds every move the state replays
-        raise RuntimeError(f"match {delayed.pk} has no move {seq}")
-    version, created_at = row
-    if seq <= 0:
-        # Nothing of the match to show yet: the version before its first move.
-        version, created_at = version - 1, delayed.started_at or delayed.created_at
-    delayed.version = version
-    delayed.move_count = max(seq, 0)
-    delayed.to_act = to_act
-    delayed.updated_at = created_at
-
-
-def spectator_copy(match: Match) -> Match:
-    """``match`` as an outsider may see it: an active match at the spectator's cut, any other
-    one as it is (the same object)."""
-    if match.status != MatchStatus.ACTIVE:
-        return match
-    state = match.load_state()
-    if state is None or state.phase not in _LIVE:
-        return match
-    cut = round_cut(state)
-    hidden = len(state.actions) - cut.actions
-    delayed = _delayed(match)
-    if hidden == 0:
-        return delayed
-    seq = match.move_count - hidden  # the last visible move (0: none in the match)
-    row = (
-        Move.objects.filter(match_id=match.pk, seq=max(seq, 1))
+def cut_move(match_id: int, seq: int) -> tuple[int, datetime] | None:
+    """(version, created_at) of the match's ``seq``-th move, the last one at a cut (for
+    ``seq`` 0, nothing visible yet: the first move's, which the header steps back from)."""
+    return (
+        Move.objects.filter(match_id=match_id, seq=max(seq, 1))
         .values_list("version", "created_at")
         .first()
     )
-    snapshot = b"spectator"
-    delayed.snapshot = snapshot
-    delayed.__dict__["_state_cache"] = (snapshot, cut.state)
-    _cut_header(delayed, seq, row, engine.to_act(cut.state))
-    return delayed
+
+
+def cut_moves(pairs: Sequence[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, datetime]]:
+    """``cut_move`` for each (match id, seq) pair, in one query, keyed by the pairs given."""
+    found = _moves_at(list(dict.fromkeys((match_id, max(seq, 1)) for match_id, seq in pairs)))
+    return {
+        (match_id, seq): found[(match_id, max(seq, 1))]
+        for match_id, seq in pairs
+        if (match_id, max(seq, 1)) in found
+    }
 
 
 def _moves_at(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, datetime]]:
@@ -176,43 +138,3 @@ def _moves_at(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, 
         [value for pair in pairs for value in pair],
     )
     return {(move.match_id, move.seq): (move.version, move.created_at) for move in query}
-
-
-def spectator_rows(matches: Sequence[Match]) -> list[Match]:
-    """``matches`` as an outsider sees them in a list (``GET /matches/live``, the other
-    lists): the header of ``spectator_copy`` (version, to_act, move count and updated_at of
-    the cut, no deadline) for each active one, from one query for all their cut moves and no
-    replay (``cut_to_act``). A row shows no state, so a copy whose cut is behind carries
-    none: its ``snapshot`` is None, and the view, the log and the stream read
-    ``spectator_copy`` instead."""
-    rows = list(matches)
-    cuts: dict[int, tuple[Match, int, int | None]] = {}
-    for i, match in enumerate(rows):
-        if match.status != MatchStatus.ACTIVE:
-            continue
-        state = match.load_state()
-        if state is None or state.phase not in _LIVE:
-            continue
-        delayed = rows[i] = _delayed(match)
-        visible = visible_actions(state)
-        hidden = len(state.actions) - visible
-        if hidden:
-            delayed.snapshot = None
-            delayed.__dict__.pop("_state_cache", None)
-            cuts[i] = (delayed, match.move_count - hidden, cut_to_act(state, visible))
-    if cuts:
-        found = _moves_at([(delayed.pk, max(seq, 1)) for delayed, seq, _ in cuts.values()])
-        for delayed, seq, to_act in cuts.values():
-            _cut_header(delayed, seq, found.get((delayed.pk, max(seq, 1))), to_act)
-    return rows
-
-
-def is_spectator_copy(match: Match) -> bool:
-    return match.__dict__.get("save") is _refuse_save
-
-
-def live_version(match: Match) -> int:
-    """The match's real version, also for a spectator's copy (whose ``version`` is the cut's):
-    what a stream compares its periodic re-check with, so that it re-reads only when the
-    match moved on, not on every re-check while the cut stays behind."""
-    return int(match.__dict__.get("_live_version", match.version))

@@ -1,7 +1,8 @@
 """The match as one caller may see it (``GET /matches/{id}`` and every write's answer).
 
-``match_view_data(match, seat)`` returns data, not a body: the match row, the viewer's seat, and
-for the round the engine's own ``Observation`` for that seat (``engine.observation``), the
+``match_view_data(viewed)`` returns data, not a body: the match's header and the viewer's seat
+(a ``ViewedMatch``, the viewer's read model), and for the round the engine's own
+``Observation`` for that seat (``engine.observation``) of the state at the viewer's cut, the
 only source of card information for a live round, so no selector can leak another seat's
 cards. The API renders it with ``MatchViewSerializer``, the one definition of the body.
 """
@@ -16,10 +17,10 @@ from games import engine
 from games.engine.cards import cards_of
 from games.engine.codec.record_format import result_to_dict
 from games.engine.observation import PublicDeclaration
-from games.models import Match, MatchStatus, Seat
+from games.models import MatchStatus, Seat
 from games.selectors.seats import is_automatic
-
-_LIVE = (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING)
+from games.selectors.spectating import LIVE_PHASES
+from games.selectors.viewing import MatchHeader, ViewedMatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,34 +77,27 @@ class FinishedRoundView:
 
 @dataclass(frozen=True, slots=True)
 class MatchView:
-    match: Match
+    match: MatchHeader
     my_seat: int | None
-    seats: list[Seat]
+    seats: tuple[Seat, ...]
     round: RoundView | None
     previous_round: FinishedRoundView | None
-
-    @property
-    def invite_code(self) -> str | None:
-        # The code is for the seated to share; an outsider never sees it.
-        return (
-            self.match.invite_code if self.my_seat is not None and self.match.invite_code else None
-        )
+    invite_code: str | None  # for the seated only (``ViewedMatch``)
 
     @property
     def end_reason(self) -> str | None:
         return self.match.end_reason or None
 
 
-def match_view_data(match: Match, viewer: Seat | None) -> MatchView:
-    """The match as ``viewer`` (a seat, or None for an outsider) may see it."""
-    seats = match.seat_list()
-    seat_index = viewer.index if viewer is not None else None
-    state = match.load_state()
+def match_view_data(viewed: ViewedMatch) -> MatchView:
+    """The match as its viewer (``viewed.seat``, None for an outsider) may see it, at their
+    cut (``viewed.state``)."""
+    match, seats, seat_index, state = viewed.header, viewed.seats, viewed.seat_index, viewed.state
     current: RoundView | None = None
     previous: FinishedRoundView | None = None
     if state is not None:
-        commitments = {int(n): digest for n, digest in match.recent_commitments.items()}
-        if state.phase in _LIVE:
+        commitments = dict(viewed.commitments)
+        if state.phase in LIVE_PHASES:
             current = _live_round(match, seats, state, seat_index, commitments)
             if state.history:
                 log = state.history[-1]
@@ -114,12 +108,12 @@ def match_view_data(match: Match, viewer: Seat | None) -> MatchView:
             # A finished match shows its last round as `round` (api.md); it is all public now.
             log = state.history[-1]
             current = _final_round(log, match.target, commitments.get(log.number))
-    return MatchView(match, seat_index, seats, current, previous)
+    return MatchView(match, seat_index, seats, current, previous, viewed.invite_code)
 
 
 def _live_round(
-    match: Match,
-    seats: list[Seat],
+    match: MatchHeader,
+    seats: tuple[Seat, ...],
     state: engine.GameState,
     seat_index: int | None,
     commitments: dict[int, str],

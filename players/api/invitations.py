@@ -185,8 +185,7 @@ class InvitationAcceptView(GenericAPIView):
         refuse_body(request.data)
         user = request_user(request)
         match = services.invitation_accept(user=user, invitation_id=invitation_pk(pk))
-        match, seat = game_selectors.match_for_viewer(match.pk, user)
-        return view_response(match, seat)
+        return view_response(game_selectors.viewed_match_for(match.pk, user))
 
 
 class InvitationDeclineView(GenericAPIView):

@@ -294,9 +294,10 @@ RATED_HELP = (
 
 
 class MatchViewSerializer(ResponseSerializer):
-    # The match as one caller sees it (``games.selectors.MatchView``).
+    # The match as one caller sees it (``games.selectors.MatchView``, made from the caller's
+    # ``games.selectors.ViewedMatch``).
 
-    id = serializers.IntegerField(source="match.pk")
+    id = serializers.IntegerField(source="match.id")
     status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
     ruleset = serializers.CharField(source="match.ruleset")
     rules_version = serializers.IntegerField(source="match.rules_version")
@@ -318,7 +319,7 @@ class MatchViewSerializer(ResponseSerializer):
 
 class MatchSummarySerializer(ResponseSerializer):
     # One match of a list as one user sees it (``games.selectors.MatchRow``).
-    id = serializers.IntegerField(source="match.pk")
+    id = serializers.IntegerField(source="match.id")
     status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
     ruleset = serializers.CharField(source="match.ruleset")
     visibility = serializers.ChoiceField(choices=Visibility.choices, source="match.visibility")

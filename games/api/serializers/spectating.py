@@ -10,6 +10,6 @@ __all__ = ["LiveMatchSerializer"]
 
 
 class LiveMatchSerializer(MatchSummarySerializer):
-    # An active public match as a spectator sees it (``games.selectors.MatchRow`` of a
-    # spectator's copy): version, to_act and updated_at one complete trick behind.
+    # An active public match as a spectator sees it (``games.selectors.MatchRow`` with an
+    # outsider's ``MatchHeader``): version, to_act and updated_at one complete trick behind.
     started_at = serializers.DateTimeField(source="match.started_at", allow_null=True)
