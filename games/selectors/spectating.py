@@ -29,9 +29,8 @@ from datetime import datetime
 from typing import Any
 
 from games import engine
+from games.engine.codec import LIVE_PHASES
 from games.models import Match, MatchStatus, Move
-
-_LIVE = (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +141,7 @@ def spectator_copy(match: Match) -> Match:
     if match.status != MatchStatus.ACTIVE:
         return match
     state = match.load_state()
-    if state is None or state.phase not in _LIVE:
+    if state is None or state.phase not in LIVE_PHASES:
         return match
     cut = round_cut(state)
     hidden = len(state.actions) - cut.actions
@@ -191,7 +190,7 @@ def spectator_rows(matches: Sequence[Match]) -> list[Match]:
         if match.status != MatchStatus.ACTIVE:
             continue
         state = match.load_state()
-        if state is None or state.phase not in _LIVE:
+        if state is None or state.phase not in LIVE_PHASES:
             continue
         delayed = rows[i] = _delayed(match)
         visible = visible_actions(state)

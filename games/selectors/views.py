@@ -14,12 +14,10 @@ from typing import Any
 
 from games import engine
 from games.engine.cards import cards_of
-from games.engine.codec import result_to_dict
+from games.engine.codec import LIVE_PHASES, result_to_dict
 from games.engine.observation import PublicDeclaration
 from games.models import Match, MatchStatus, Seat
 from games.selectors.seats import is_automatic
-
-_LIVE = (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +101,7 @@ def match_view_data(match: Match, viewer: Seat | None) -> MatchView:
     previous: FinishedRoundView | None = None
     if state is not None:
         commitments = {int(n): digest for n, digest in match.recent_commitments.items()}
-        if state.phase in _LIVE:
+        if state.phase in LIVE_PHASES:
             current = _live_round(match, seats, state, seat_index, commitments)
             if state.history:
                 log = state.history[-1]
