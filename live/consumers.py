@@ -40,6 +40,7 @@ from games.api import bodies
 from games.errors import MatchNotFound
 from games.models import Match
 from live import auth, relay, renders
+from players.api import chat as chat_api
 from players.selectors import chat as chat_selectors
 
 log = logging.getLogger(__name__)
@@ -436,10 +437,13 @@ class MatchStream(_Stream):
         await super()._leave_groups()
 
     async def live_note(self, note: relay.Note) -> None:
-        if note["kind"] == relay.VERSION and note["version"] > self.sent_version:
-            self.wanted = max(self.wanted, note["version"])
+        # ``get``: a note from a process of the previous release (a rolling deploy) has no
+        # ``chat_id``; its chat shows with the next chat note, or in ``GET /matches/{id}/chat``.
+        version, chat_id = note["version"], note.get("chat_id")
+        if note["kind"] == relay.VERSION and version is not None and version > self.sent_version:
+            self.wanted = max(self.wanted, version)
             self._wake.set()
-        elif note["kind"] == relay.CHAT and note["version"] > self.sent_chat:
+        elif note["kind"] == relay.CHAT and chat_id is not None and chat_id > self.sent_chat:
             self._chat_due = True
             self._wake.set()
 
@@ -544,10 +548,9 @@ class MatchStream(_Stream):
         out: list[dict[str, Any]] = []
         while True:
             page = chat_selectors.chat_log(match, self.user.pk, self.sent_chat, PAGE)
-            out.extend(
-                {"type": "chat", "match_id": self.match_id, "seat": m.seat, "phrase": m.phrase}
-                for m in page
-            )
+            # The item of ``GET /matches/{id}/chat`` (its ``id`` is that list's ``after``),
+            # typed; no ``version``: chat is not a move.
+            out.extend({"type": "chat", **chat_api.message_body(m)} for m in page)
             if page:
                 self.sent_chat = page[-1].pk
             if len(page) < PAGE:
