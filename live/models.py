@@ -26,7 +26,8 @@ class WsTicket(models.Model):
 class LiveEvent(models.Model):
     """One committed event, written inside the transaction that caused it, for the table relay
     (live/relay.py): each web process tails ``id > last`` and fans out to its connections. The
-    rows are ids and public facts only; the consumers re-read the match for content."""
+    rows are ids and public facts only; the consumers re-read the match (or its chat) for
+    content."""
 
     match_id = models.BigIntegerField()
     # Null for a chat note (chat is not a move), which names its message in ``chat_id``.
