@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.utils.encoders import JSONEncoder
 
 from games import engine
-from games.levels import BotLevel
+from games.levels import BotLevel  # defined there, for code that runs without Django set up
 
 
 class MatchStatus(models.TextChoices):
