@@ -40,9 +40,11 @@ _INVISIBLE = frozenset(
 _MAX_STACKED_MARKS = 4
 
 _BOT_WORDS = frozenset({"bot", "bots", "robot", "robots", "بوت", "بوتات", "روبوت", "روبوتات"})
-# The bot levels there are or might be, for "EasyBot" written as one word.
-_LEVELS = ("easy", "normal", "random", "hard")
-_RESERVED = _BOT_WORDS | {level + word for level in _LEVELS for word in ("bot", "robot")}
+# Words that make a bot's name with "bot" run on ("EasyBot"): every bot level (games.levels,
+# which accounts may not import: tests/security/test_display_names.py checks they agree) and
+# the engine's ``random`` test bot.
+_LEVEL_WORDS = ("easy", "normal", "random", "hard")
+_RESERVED = _BOT_WORDS | {level + word for level in _LEVEL_WORDS for word in ("bot", "robot")}
 # Look-alikes of Latin letters (after casefolding: capitals fold to these small forms first)
 # from Cyrillic, Greek, IPA and small capitals, and the Arabic stretching stroke: enough to
 # spell the reserved words (Easy Bot with a Cyrillic E and B, an open E, a hooked b, small

@@ -409,7 +409,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "games.models.MatchStatus",
         "VisibilityEnum": "games.models.Visibility",
         "EndReasonEnum": "games.models.EndReason",
-        "BotLevelEnum": "games.models.BotLevel",
+        "BotLevelEnum": "games.levels.BotLevel",
         "ActorEnum": "games.models.Actor",
         "MoveTypeEnum": ["bid", "double", "declare", "play", "sawa"],
         "ProjectKindEnum": ["sira", "50", "100", "400"],

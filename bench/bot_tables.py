@@ -103,6 +103,8 @@ def measure(tree: Path, tables: int, level: str, seconds: float, warmup: float) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=8)
+    # Not games.levels: the bench also measures older trees (whose seats took ``random``), and
+    # the one worker it starts does not consume the hard bots' queue.
     parser.add_argument("--level", default="normal", choices=["random", "easy", "normal"])
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--warmup", type=float, default=8)

@@ -69,6 +69,7 @@ from websockets.exceptions import ConnectionClosed
 
 from bench.http import _pct, _server_env
 from bench.live import _stamp
+from games.levels import BotLevel
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_PORT = 8770
@@ -90,7 +91,7 @@ class Config:
     think: float = 3.0
     jitter: float = 1.0
     bot_share: float = 0.25
-    bot_level: str = "easy"
+    bot_level: str = BotLevel.EASY
     spectators: int = 2
     move_p95_ms: float = 200.0
     lag_p95_ms: float = 500.0
@@ -681,7 +682,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--think", type=float, default=3.0, help="a human's seconds a move")
     parser.add_argument("--jitter", type=float, default=1.0)
     parser.add_argument("--bot-share", type=float, default=0.25)
-    parser.add_argument("--bot-level", choices=["easy", "normal", "hard"], default="easy")
+    parser.add_argument("--bot-level", choices=BotLevel.values, default=BotLevel.EASY)
     parser.add_argument("--spectators", type=int, default=2, help="a table")
     parser.add_argument("--move-p95-ms", type=float, default=200.0)
     parser.add_argument("--lag-p95-ms", type=float, default=500.0)

@@ -54,11 +54,12 @@ from bench.http import (
     play_humans,
     register,
 )
+from games.levels import BotLevel
 
 ROOT = Path(__file__).resolve().parent.parent
 DB_URL = "postgres://postgres@127.0.0.1:5432/baloot_load"
 BROKER_URL = "redis://127.0.0.1:6379/13"
-LEVELS = ("easy", "normal", "hard")
+LEVELS = tuple(BotLevel.values)
 # As scripts/supervise.py runs them (make run).
 QUEUES = {"default": "celery", "hard": "bots-hard"}
 HARD_WORKER_NICENESS = 10

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.utils.encoders import JSONEncoder
 
 from games import engine
+from games.levels import BotLevel  # defined there, for code that runs without Django set up
 
 
 class MatchStatus(models.TextChoices):
@@ -35,14 +36,6 @@ class EndReason(models.TextChoices):
     RESIGNED = "resigned"
     ABANDONED = "abandoned"
     ADJUDICATED = "adjudicated"
-
-
-class BotLevel(models.TextChoices):
-    EASY = "easy"
-    NORMAL = "normal"
-    # Thinks for about a second a decision (BALOOT["HARD_BOT_TIME_BUDGET"]), so its turns run
-    # on a Celery queue of their own (games.tasks.HARD_BOT_QUEUE).
-    HARD = "hard"
 
 
 class Actor(models.TextChoices):

@@ -153,10 +153,18 @@ def document() -> dict[str, Any]:
     }
     schemas["ChatMessage"] = {
         "type": "object",
-        "required": ["type", "match_id", "seat", "phrase"],
+        "description": "An item of `GET /api/v1/matches/{id}/chat`, with its `type`. Chat is "
+        "not a move: the message has no `version`, and a move's `version` says nothing of chat.",
+        "required": ["type", "id", "match_id", "seat", "phrase", "created_at"],
         "additionalProperties": False,
         "properties": {
             "type": {"const": "chat"},
+            "id": {
+                "type": "integer",
+                "description": "The message's id, the same as in `GET /api/v1/matches/{id}/chat`: "
+                "ids grow in the order messages were sent, and that list's `after=<id>` reads "
+                "the ones sent after it (say, while you were disconnected).",
+            },
             "match_id": {"type": "integer"},
             "seat": {"type": "integer", "minimum": 0, "maximum": 3, "description": "The sender."},
             "phrase": {
@@ -164,6 +172,11 @@ def document() -> dict[str, Any]:
                 "enum": [p.id for p in PHRASES],
                 "description": "A phrase id of `GET /api/v1/chat/phrases` (its text in `en` and "
                 "`ar` is there).",
+            },
+            "created_at": {
+                "type": "string",
+                "format": "date-time",
+                "description": "When the message was sent.",
             },
         },
     }
@@ -247,8 +260,9 @@ def document() -> dict[str, Any]:
                     "`view`s arrive only as that delayed version moves on.\n\n"
                     "Seated players also receive `chat` messages: the quick-chat phrases sent "
                     "to the table after they connected (`GET /matches/{id}/chat` has the "
-                    "earlier ones), less those of players they blocked. Chat is not a move: it "
-                    "changes no version. Spectators receive no chat."
+                    "earlier ones, and takes the last `chat` message's `id` as `after`), less "
+                    "those of players they blocked. Chat is not a move: it changes no version, "
+                    "and a `chat` message has none. Spectators receive no chat."
                 ),
                 "parameters": {"match_id": {"description": "The match id."}},
                 "bindings": {

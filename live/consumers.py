@@ -1,6 +1,6 @@
 """The two streams (api.md "Live delivery"): a match's log and view, and a player's inbox.
 
-Content always comes from the database through the same selectors as the HTTP views
+Content always comes from the database through the same reads as the HTTP views
 (``match_for_viewer``'s rule, ``move_log``, ``match_view``), so hidden information keeps one
 path; a relay note only says "look again" (a chat note too: the stream re-reads the table's chat
 as ``GET /matches/{id}/chat`` does, for a seated viewer only). A committed version is read once
@@ -40,6 +40,7 @@ from games.api import bodies
 from games.errors import MatchNotFound
 from games.models import Match
 from live import auth, relay, renders
+from players.api import chat as chat_api
 from players.selectors import chat as chat_selectors
 
 log = logging.getLogger(__name__)
@@ -395,7 +396,8 @@ class _Stream(AsyncJsonWebsocketConsumer):
 
 class MatchStream(_Stream):
     """``/ws/v1/matches/{id}[?since=N]``: move items after ``since``, then the view; again
-    after every committed version."""
+    after every committed version the viewer may see (a spectator's, as its cut moves on);
+    and, to a seated viewer, the table's chat sent after the connection opened."""
 
     QUERY = frozenset({"since", "ticket"})
 
@@ -436,10 +438,13 @@ class MatchStream(_Stream):
         await super()._leave_groups()
 
     async def live_note(self, note: relay.Note) -> None:
-        if note["kind"] == relay.VERSION and note["version"] > self.sent_version:
-            self.wanted = max(self.wanted, note["version"])
+        # ``get``: a note from a process of the previous release (a rolling deploy) has no
+        # ``chat_id``; its chat shows with the next chat note, or in ``GET /matches/{id}/chat``.
+        version, chat_id = note["version"], note.get("chat_id")
+        if note["kind"] == relay.VERSION and version is not None and version > self.sent_version:
+            self.wanted = max(self.wanted, version)
             self._wake.set()
-        elif note["kind"] == relay.CHAT and note["version"] > self.sent_chat:
+        elif note["kind"] == relay.CHAT and chat_id is not None and chat_id > self.sent_chat:
             self._chat_due = True
             self._wake.set()
 
@@ -492,7 +497,8 @@ class MatchStream(_Stream):
     async def _pass(self) -> None:
         """Send what the client is missing: from the process's shared render of the newest
         version (``live.renders``) when it covers the items after the version sent last, else
-        from a catch-up read of the connection's own."""
+        (and for the first view, which ``since`` may put far back) from a catch-up read of the
+        connection's own."""
         if not self.sent_view:
             await self._own_pass()
             return
@@ -535,19 +541,19 @@ class MatchStream(_Stream):
             await self.send_json(message)
 
     def _read_chat(self) -> list[dict[str, Any]]:
-        """The phrases sent to the table since the last one this stream sent, for a seated
-        viewer only (spectators do not see the table's chat), less those of senders the
-        viewer blocked (``chat_log``, the same read as ``GET /matches/{id}/chat``)."""
+        """The chat messages sent to the table after the last one this stream sent (at first,
+        the newest when it connected), for a seated viewer only (spectators do not see the
+        table's chat), less those of senders the viewer blocked (``chat_log``, the same read as
+        ``GET /matches/{id}/chat``)."""
         match, seat = selectors.match_for_viewer(self.match_id, self.user)
         if seat is None:
             return []
         out: list[dict[str, Any]] = []
         while True:
             page = chat_selectors.chat_log(match, self.user.pk, self.sent_chat, PAGE)
-            out.extend(
-                {"type": "chat", "match_id": self.match_id, "seat": m.seat, "phrase": m.phrase}
-                for m in page
-            )
+            # The item of ``GET /matches/{id}/chat`` (its ``id`` is that list's ``after``),
+            # typed; no ``version``: chat is not a move.
+            out.extend({"type": "chat", **chat_api.message_body(m)} for m in page)
             if page:
                 self.sent_chat = page[-1].pk
             if len(page) < PAGE:
@@ -558,8 +564,9 @@ class MatchStream(_Stream):
             return self._read_in_language()
 
     def _read_in_language(self) -> tuple[int, list[str], str | None] | None:
-        """The items after the version sent last and the view, encoded; or, when more than a
-        page of items is missing, that page only (the version of its last item, no view)."""
+        """The version read, the items after the version sent last and the view, encoded; or,
+        when a page of items does not reach the version read, that page only (the version of
+        its last item, no view); or None when the view was sent and nothing has moved since."""
         viewed = selectors.viewed_match_for(self.match_id, self.user)
         self.read_version = viewed.header.live_version
         version = viewed.header.version  # an outsider's: the cut's

@@ -56,7 +56,7 @@ def on_rematch_cancelled(event: player_events.RematchCancelled) -> None:
 
 
 def on_chat(event: player_events.ChatSent) -> None:
-    relay.publish(relay.note_make(relay.CHAT, event.match_id, event.message_id))
+    relay.publish(relay.note_make(relay.CHAT, event.match_id, None, chat_id=event.message_id))
 
 
 def connect() -> None:

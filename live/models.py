@@ -26,10 +26,13 @@ class WsTicket(models.Model):
 class LiveEvent(models.Model):
     """One committed event, written inside the transaction that caused it, for the table relay
     (live/relay.py): each web process tails ``id > last`` and fans out to its connections. The
-    rows are ids and public facts only; the consumers re-read the match for content."""
+    rows are ids and public facts only; the consumers re-read the match (or its chat) for
+    content."""
 
     match_id = models.BigIntegerField()
-    version = models.IntegerField()
+    # Null for a chat note (chat is not a move), which names its message in ``chat_id``.
+    version = models.IntegerField(null=True)
+    chat_id = models.BigIntegerField(null=True)
     # The player an inbox event is for; null for a match's version nudge.
     user_id = models.BigIntegerField(null=True)
     kind = models.CharField(max_length=20)
@@ -37,4 +40,6 @@ class LiveEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     def __str__(self) -> str:
+        if self.chat_id is not None:
+            return f"{self.kind} m{self.match_id} c{self.chat_id}"
         return f"{self.kind} m{self.match_id} v{self.version}"

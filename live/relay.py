@@ -11,7 +11,8 @@ by a web process before it serves its first connection).
   layer. A beat task purges old rows.
 
 Either way, what reaches a consumer is a note of ids and public facts (``kind``, ``match_id``,
-``version``, ``user_id``, ``deadline``), never content: a match consumer re-reads the log.
+``version``, ``chat_id``, ``user_id``, ``deadline``), never content: a match consumer re-reads
+the log (or the chat).
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ log = logging.getLogger(__name__)
 
 # A match's version went up (every committed change): its stream re-reads the log.
 VERSION = "version"
-# A quick-chat phrase was sent to a match's table (not a version: chat is not a move). The
-# note's ``version`` field carries the chat message's id; the stream re-reads the chat after
+# A quick-chat phrase was sent to a match's table. Chat is not a move: the note has no
+# ``version`` (None) and names the message in ``chat_id``; the stream re-reads the chat after
 # the last message it sent, so the note stays a "look again".
 CHAT = "chat"
 # Inbox events for one player (the player stream).
@@ -57,7 +58,10 @@ INBOX_KINDS = (
 class Note(TypedDict):
     kind: str
     match_id: int
-    version: int
+    # The match version the note is about; None for a chat note.
+    version: int | None
+    # The chat message a ``CHAT`` note is about; None for every other kind.
+    chat_id: int | None
     user_id: int | None
     deadline: str | None
     # When the change was committed (epoch seconds): the streams' lag is measured from it.
@@ -79,15 +83,17 @@ def mechanism() -> str:
 def note_make(
     kind: str,
     match_id: int,
-    version: int,
+    version: int | None,
     user_id: int | None = None,
     deadline: datetime | None = None,
     at: float | None = None,
+    chat_id: int | None = None,
 ) -> Note:
     return {
         "kind": kind,
         "match_id": match_id,
         "version": version,
+        "chat_id": chat_id,
         "user_id": user_id,
         "deadline": deadline.isoformat().replace("+00:00", "Z") if deadline else None,
         "at": time.time() if at is None else at,
@@ -105,6 +111,7 @@ def publish(note: Note) -> None:
             kind=note["kind"],
             match_id=note["match_id"],
             version=note["version"],
+            chat_id=note["chat_id"],
             user_id=note["user_id"],
             deadline=datetime.fromisoformat(note["deadline"]) if note["deadline"] else None,
         )
@@ -210,7 +217,7 @@ def _rows_after(last: int) -> list[dict[str, Any]]:
     return [
         dict(row)
         for row in rows.values(
-            "id", "kind", "match_id", "version", "user_id", "deadline", "created_at"
+            "id", "kind", "match_id", "version", "chat_id", "user_id", "deadline", "created_at"
         )[:1000]
     ]
 
@@ -243,6 +250,7 @@ async def _tail(ready: asyncio.Future[None]) -> None:
                 row["user_id"],
                 row["deadline"],
                 row["created_at"].timestamp(),
+                row["chat_id"],
             )
             await layer.group_send(_group_of(note), {"type": "live.note", **note})
         if len(rows) < 1000:

@@ -1,13 +1,19 @@
-"""Match endpoints: thin views that parse input, call one service or selector, and render.
+"""The match resource, ``/matches``: one router entry (``MatchViewSet``), its actions in one
+module per part of the resource:
 
-Every refusal is raised as an exception and rendered by ``baloot_site.errors`` in the one
-problem-details shape; nothing here writes to the database directly. One router entry
-(``/matches``) serves them all; each resource's actions live in their own module:
+- ``matches``: create, list, the lobby (``open``), live matches (``live``), one match, join,
+  leave, resign, back
+- ``moves``: make a move (``Idempotency-Key`` retries), read the move log
+- ``records``: the score sheet (``rounds``), round and match records
 
-- ``matches``: create, list, the lobby, one match, join, leave, resign, back
-- ``moves``: make a move, read the move log
-- ``records``: the score sheet, round and match records
-- ``me`` (its own views): the caller's profile and inbox
+Beside the router, with paths of their own (baloot_site/urls.py): ``table`` (a waiting table's
+bots, ``/matches/{id}/bots``) and ``me`` (the caller's profile and inbox); a match's chat,
+invitations, rematch and reports are served by players' and moderation's views.
+
+The views are thin: they parse input, call services and selectors, and render. Every refusal is
+raised as an exception and rendered by ``baloot_site.errors`` in the one problem-details shape.
+Game state is written only by ``games.services``; the API's one write of its own is a move's
+stored answer for its retries (``games.api.idempotency``, under the row lock the move takes).
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ from games.models import Match
 
 
 class MatchViewSet(MovesResource, RecordsResource, MatchesResource):
-    """Matches: create, list, lobby, join/leave/resign, the per-seat view, moves and records."""
+    """``/matches``: create, list, the lobby, live matches, the per-seat view, join, leave,
+    resign, back, moves and records (``MatchesResource``, ``MovesResource``,
+    ``RecordsResource``); the throttle scope follows the action."""
 
     queryset = Match.objects.all()
     pagination_class = NewestFirstCursor

@@ -28,10 +28,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from games import engine
+from games.engine.codec import record_format
 from games.models import Move
 
-# The phases of a round being played, the only ones a cut can fall inside.
-LIVE_PHASES = (engine.Phase.BIDDING, engine.Phase.DOUBLING, engine.Phase.PLAYING)
+# The phases of a round being played (the only ones a cut can fall inside): the engine's one
+# definition, re-exported for the selectors.
+LIVE_PHASES = record_format.LIVE_PHASES
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from games.services.scheduling import (
     schedule_on_commit,
 )
 
-TIMEOUT_BOT_LEVEL = "easy"  # picks the move for an expired turn (issue: "the easy bot")
+TIMEOUT_BOT_LEVEL = BotLevel.EASY  # picks the move for an expired turn (issue: "the easy bot")
 
 
 def decision_rng(match_id: int, version: int) -> random.Random:

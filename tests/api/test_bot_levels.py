@@ -11,7 +11,10 @@ from typing import Any
 
 import pytest
 
-from games.models import BotLevel, Match, Seat
+from games import models
+from games.engine.bots import BOT_LEVELS
+from games.levels import BotLevel
+from games.models import Match, Seat
 from tests.support.api import API, assert_field_errors, view_of
 from tests.support.players import Player, create_match
 
@@ -27,6 +30,9 @@ NAMES = {
 def test_the_levels_are_easy_normal_and_hard() -> None:
     assert BotLevel.values == ["easy", "normal", "hard"]
     assert set(NAMES) == set(BotLevel.values)
+    # games.levels is the one definition; the engine, which may not import it, plays them all.
+    assert BotLevel is models.BotLevel
+    assert set(BotLevel.values) <= set(BOT_LEVELS)
 
 
 @pytest.mark.parametrize("level", BotLevel.values)

@@ -78,6 +78,12 @@ def test_it_describes_every_message_close_code_and_way_in(
         "rematch_cancelled",
     }
     assert "/api/v1/auth/ws-ticket" in openapi["paths"]
+    # A chat message is the chat log's item with its type: its own id, no version.
+    chat = schemas["ChatMessage"]
+    log_item = openapi["components"]["schemas"]["ChatMessage"]
+    assert set(chat["properties"]) == {"type", *log_item["properties"]}
+    assert set(chat["required"]) == set(chat["properties"])
+    assert "id" in chat["properties"] and "version" not in chat["properties"]
     ticket = openapi["paths"]["/api/v1/auth/ws-ticket"]["post"]
     assert {"201", "401", "403", "429"} <= set(ticket["responses"])
 

@@ -16,6 +16,7 @@ from games.events import TurnBegan, VersionCommitted
 from live import relay
 from live.models import LiveEvent
 from live.tasks import purge_live_events
+from players.events import ChatSent
 
 
 @pytest.fixture
@@ -40,6 +41,23 @@ def test_a_note_is_written_if_and_only_if_its_transaction_commits(table_relay: N
         {"kind": "version", "version": 3, "user_id": None},
         {"kind": "your_turn", "version": 3, "user_id": 7},
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_chat_note_names_its_message_in_a_field_of_its_own_and_has_no_version(
+    table_relay: None,
+) -> None:
+    # Chat is not a move: the note says which message, and no match version.
+    with transaction.atomic():
+        events.emit(ChatSent(match_id=1, message_id=41, seat=2, sender_id=7))
+        events.emit(VersionCommitted(match_id=1, version=3))
+    rows = list(LiveEvent.objects.order_by("id").values("kind", "version", "chat_id"))
+    assert rows == [
+        {"kind": "chat", "version": None, "chat_id": 41},
+        {"kind": "version", "version": 3, "chat_id": None},
+    ]
+    note = relay.note_make(relay.CHAT, 1, None, chat_id=41)
+    assert note["version"] is None and note["chat_id"] == 41
 
 
 @pytest.mark.django_db

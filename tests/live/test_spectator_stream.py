@@ -100,24 +100,31 @@ def test_the_tables_chat_reaches_the_seated_less_blocked_senders_and_never_a_spe
         stream.until_view(view["version"])
     watch.until_view(view_of(spectator, match_id)["version"])
 
-    def send(seat: int, phrase: str) -> None:
+    def send(seat: int, phrase: str) -> dict[str, Any]:
         answer = players[seat].client.post(
             match_url(match_id, "/chat"), {"phrase": phrase}, format="json"
         )
         assert answer.status_code == 201, answer.content
+        return dict(answer.json())
 
-    send(0, "hurry_please")
-    expected = {"type": "chat", "match_id": match_id, "seat": 0, "phrase": "hurry_please"}
+    sent = send(0, "hurry_please")
+    # The message is the chat log's item, typed: its own id and time, and no version.
+    expected = {"type": "chat", **sent}
+    assert expected["seat"] == 0 and expected["phrase"] == "hurry_please"
     document = asyncapi.document()
     for seat in (0, 2, 3):
         message = streams[seat].next()
         assert message == expected
+        assert "version" not in message
         _validator(document, "ChatMessage").validate(message)
-    send(2, "sorry")
+    log = players[0].client.get(match_url(match_id, "/chat")).json()["results"]
+    assert [{"type": "chat", **item} for item in log] == [expected]
+    sorry = send(2, "sorry")
+    assert sorry["id"] > sent["id"]
     # The blocker's next message is the one after the blocked sender's: theirs was skipped.
-    assert streams[1].next() == {**expected, "seat": 2, "phrase": "sorry"}
+    assert streams[1].next() == {"type": "chat", **sorry}
     for seat in (0, 2, 3):
-        assert streams[seat].next()["phrase"] == "sorry"
+        assert streams[seat].next() == {"type": "chat", **sorry}
     # Chat is not a move: no view follows it, and the match version did not change.
     assert view_of(players[0], match_id)["version"] == view["version"]
     for stream in streams:

@@ -16,7 +16,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.names import clean_display_name
-from games.models import BotLevel
+from games.engine.bots import BOT_LEVELS
+from games.levels import BotLevel
 from tests.support.api import API, assert_field_errors
 from tests.support.auth import PASSWORD
 
@@ -111,6 +112,16 @@ def test_every_bot_seat_name_is_reserved() -> None:
     for level in BotLevel:
         with pytest.raises(ValidationError) as refused:
             clean_display_name(f"{level.value.capitalize()} bot")
+        assert refused.value.code == "reserved"
+
+
+@pytest.mark.parametrize("level", sorted({*BotLevel.values, *BOT_LEVELS}))
+def test_every_bot_level_run_on_with_bot_is_reserved(level: str) -> None:
+    """Every level (games.levels) and every bot of the engine's, written as one word: accounts
+    keeps its own list of the words (it may not import games), so it must keep up."""
+    for name in (f"{level.capitalize()}Bot", f"{level}robot"):
+        with pytest.raises(ValidationError) as refused:
+            clean_display_name(name)
         assert refused.value.code == "reserved"
 
 
