@@ -16,6 +16,8 @@ FIXTURE_MARKERS: dict[str, tuple[str, ...]] = {
     "stream_server": ("server",),
     "live_server": ("server",),
     "worker": ("worker",),
+    # tests/moderation: a match played through the API into its second round, for each test.
+    "played": ("slow",),
 }
 
 # A directory of tests/ -> the markers of every test in it.
