@@ -2,6 +2,7 @@
 #   make run    API (Swagger UI at /api/docs/) + Celery worker + beat on the embedded defaults
 #   make test   the whole suite (SQLite and the SQLite broker by default; PostgreSQL/Redis when DATABASE_URL /
 #               CELERY_BROKER_URL are set, as .ci/run does)
+#   make test-fast  the fast tier: no browser, node, worker, server or service (tests/TIERS.md)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -10,7 +11,7 @@ TS_CLIENT := tests/clients/ts
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-deps lint format bench bench-sawa bench-load bench-live bench-leaderboard bench-push bench-capacity bots-eval schema demo clean system-deps
+.PHONY: run test test-fast test-deps lint format bench bench-sawa bench-load bench-live bench-leaderboard bench-push bench-capacity bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,14 +49,25 @@ test-deps: $(STAMP) $(TS_STAMP) system-deps $(ASYNCAPI_CHECKER)/node_modules/.in
 test: test-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
+# The fast tier (tests/TIERS.md): the engine, unit and in-process API tests. It leaves out the
+# slow kinds, the markers pyproject.toml registers, which tests get from the fixtures they use
+# (tests/conftest.py); so it needs the Python packages only (no Chromium, no npm) and runs on
+# FAST_PROCESSES processes (pytest-xdist: each has its own test database).
+FAST_TIER := not (browser or node or worker or server or drill or services or slow)
+FAST_PROCESSES ?= 2
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "$(FAST_TIER)" -n $(FAST_PROCESSES) $(PYTEST_ARGS)
+
 # mypy with the Django and DRF plugins over the whole project, tests included ([tool.mypy]).
 MYPY_PATHS := baloot_site core accounts moderation players games live bench scripts tests manage.py
 
+# Then the checks that read the source rather than run it (scripts/check_*.py), one a line.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy $(MYPY_PATHS)
+	$(PY) scripts/check_source.py
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .

@@ -5,7 +5,7 @@ no conftest imports another."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -13,11 +13,42 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from tests.support import tiers
 from tests.support.clock import FakeClock
 from tests.support.live import Stream, ThreadServer
 from tests.support.players import Player, create_match, player_register
 from tests.support.tasks import BOT, DEADLINE, HARD_BOT, Queued, TaskRecorder
 from tests.support.workers import WorkerProcess, worker_start
+
+# --- Tiers (tests/TIERS.md): the slow kinds' markers, from what a test uses ---------------
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks each test with the kinds its fixtures and its directory make it: a new test that
+    uses the worker or a server gets the marker without having to remember it."""
+    tests_dir = Path(__file__).parent
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        kinds = {kind for name in fixtures for kind in tiers.FIXTURE_MARKERS.get(name, ())}
+        inside = item.path.is_relative_to(tests_dir)
+        parts = item.path.relative_to(tests_dir).parts if inside else ()
+        kinds |= {kind for part in parts[:-1] for kind in tiers.DIRECTORY_MARKERS.get(part, ())}
+        for kind in sorted(kinds):
+            if item.get_closest_marker(kind) is None:
+                item.add_marker(kind)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
+    # The test whose fixtures and body may start a process: tiers.require() checks its markers.
+    tiers.current = item
+    try:
+        return (yield)
+    finally:
+        tiers.current = None
 
 
 @pytest.fixture(autouse=True)

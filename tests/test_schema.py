@@ -116,68 +116,7 @@ def test_swagger_ui_and_redoc_are_served(client: Client) -> None:
 
 
 # --- The published error codes ---------------------------------------------------------------
-
-_SOURCES = ("core", "accounts", "games", "moderation", "players", "baloot_site")
-
-
-def _code_uses() -> tuple[set[str], set[str]]:
-    """What the code base raises: the names of the classes it calls, and the strings it passes
-    as arguments (``IllegalMove("illegal_call", ...)``, ``problem_response(413,
-    "payload_too_large", ...)``, ``code=CODE``) or maps DRF's and Django's refusals to."""
-    import ast
-
-    called: set[str] = set()
-    strings: set[str] = set()
-    for package in _SOURCES:
-        for path in (ROOT / package).rglob("*.py"):
-            if "migrations" in path.parts:
-                continue
-            tree = ast.parse(path.read_text())
-            constants = {
-                target.id: node.value.value
-                for node in tree.body
-                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-                for target in node.targets
-                if isinstance(target, ast.Name)
-            }
-
-            def value_of(node: ast.expr, constants: dict = constants) -> object:
-                if isinstance(node, ast.Constant):
-                    return node.value
-                if isinstance(node, ast.Name):
-                    return constants.get(node.id)
-                return None
-
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call):
-                    func = node.func
-                    called.add(func.id if isinstance(func, ast.Name) else getattr(func, "attr", ""))
-                    args = [*node.args, *(k.value for k in node.keywords)]
-                    strings.update(v for v in map(value_of, args) if isinstance(v, str))
-                elif isinstance(node, ast.Dict):  # the DRF exception -> code mapping
-                    values = [
-                        value_of(e)
-                        for v in node.values
-                        for e in (v.elts if isinstance(v, ast.Tuple) else [v])
-                    ]
-                    strings.update(v for v in values if isinstance(v, str))
-                elif isinstance(node, ast.Return) and node.value is not None:
-                    # The engine's checks return the refusal's code to the one raise that
-                    # names it (``IllegalMove(..., code=code)``).
-                    returned = value_of(node.value)
-                    if isinstance(returned, str):
-                        strings.add(returned)
-    return called, strings
-
-
-def test_every_published_code_is_raised_somewhere() -> None:
-    from baloot_site.errors import ERROR_CODES
-    from core.errors import domain_error_classes
-
-    called, strings = _code_uses()
-    raised_classes = {cls.code for cls in domain_error_classes() if cls.__name__ in called}
-    unraised = [code for code in ERROR_CODES if code not in raised_classes | strings]
-    assert unraised == []
+# That each is raised somewhere is a source check: error-codes in scripts/check_source.py.
 
 
 def test_every_published_code_is_in_the_schema(schema: dict) -> None:

@@ -9,6 +9,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from games.models import Match
 from tests.contract.strict import StrictSchema
 from tests.support.api import (
@@ -114,6 +116,7 @@ def _live_schema() -> dict[str, Any]:
     return json.loads(OpenApiJsonRenderer().render(document))
 
 
+@pytest.mark.slow
 def test_the_main_answers_of_a_whole_match_are_strictly_what_the_schema_says(
     table: Callable[..., Any],
 ) -> None:

@@ -7,6 +7,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from games.engine.record import replay
 from tests.support.players import Player
 
@@ -37,6 +39,7 @@ def play_to_end(match_id: int, players: list[Player], rng: random.Random, limit:
     raise AssertionError("match did not finish")
 
 
+@pytest.mark.slow
 def test_four_humans_play_a_match_to_the_end_and_the_record_replays(
     seeded_deals: None, table: Any
 ) -> None:
@@ -58,6 +61,7 @@ def test_four_humans_play_a_match_to_the_end_and_the_record_replays(
     assert sheet["results"][-1]["totals"] == final["scores"]
 
 
+@pytest.mark.slow
 def test_each_rounds_commitment_is_shown_from_its_start_and_matches_the_revealed_deck(
     seeded_deals: None, table: Any
 ) -> None:

@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from rest_framework.test import APIClient
 
 from games import engine
@@ -215,6 +216,7 @@ def probe_refusals(match_id: int, players: list[Player], rng: random.Random) -> 
         assert_nothing_forbidden(response, response.json(), forbidden, f"refusal to {seat}")
 
 
+@pytest.mark.slow
 def test_no_persona_ever_sees_another_seats_cards_or_the_stock_in_a_whole_match(
     seeded_deals: None,
     no_throttling: None,

@@ -6,6 +6,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from games.models import IdempotencyRecord, Match, Move
 from tests.support.api import (
     assert_problem,
@@ -187,6 +189,7 @@ def test_a_refused_move_keeps_the_etag_valid(hokum_table: Callable[..., Any]) ->
 # --- Versions ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_state_change_bumps_the_version_by_exactly_one(
     make_player: Callable[..., Player],
 ) -> None:

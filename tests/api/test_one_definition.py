@@ -44,6 +44,7 @@ def _assert_view(components: dict[str, Any], view: dict[str, Any]) -> None:
         _assert_shape(components, "RoundResult", view["previous_round"]["result"])
 
 
+@pytest.mark.slow
 def test_every_body_holds_its_schema_properties_in_order(
     hokum_table: Callable[..., tuple[dict[str, Any], list[Player]]],
     components: dict[str, Any],

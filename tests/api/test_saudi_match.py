@@ -107,6 +107,7 @@ def play_saudi_match(
     raise AssertionError("match did not finish")
 
 
+@pytest.mark.slow
 def test_S1_S20_four_humans_play_a_saudi_match_with_sawa_and_no_card_ever_leaks(
     seeded_deals: None,
     no_throttling: None,
@@ -143,6 +144,7 @@ def test_S1_S20_four_humans_play_a_saudi_match_with_sawa_and_no_card_ever_leaks(
     assert [r["result"]["sawa"] for r in output["rounds"]] == [r["sawa"] for r in rows]
 
 
+@pytest.mark.slow
 def test_S20_one_human_and_three_bots_play_saudi_to_the_end(
     no_throttling: None,
     commit: Callable[..., Any],
@@ -261,6 +263,7 @@ def test_S11_locked_must_be_a_boolean_and_changes_nothing_when_refused(
     assert fingerprint(match_id) == before
 
 
+@pytest.mark.slow
 def test_S5_S6_must_trump_and_must_overtrump_are_refused_and_change_nothing(
     seeded_deals: None,
     table: Callable[..., Any],
@@ -325,6 +328,7 @@ def test_S21_sawa_out_of_time_or_turn_is_refused_and_changes_nothing(
     assert fingerprint(match_id) == before
 
 
+@pytest.mark.slow
 def test_S2_a_gamerules_match_shows_no_saudi_key_and_refuses_sawa_as_malformed(
     table: Callable[..., Any],
 ) -> None:

@@ -99,6 +99,7 @@ def check_spectator(spectator: Player, seated: Player, match_id: int) -> dict[st
     return view
 
 
+@pytest.mark.slow
 def test_a_spectator_sees_each_trick_only_once_the_next_one_is_complete(
     hokum_table: Callable[..., Any], make_player: Callable[..., Player], no_throttling: None
 ) -> None:

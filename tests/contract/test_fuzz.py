@@ -45,6 +45,9 @@ STATEFUL_400 = {
     "DELETE /api/v1/me",
 }
 
+# Minutes of generated requests, on PostgreSQL only by default (conftest.py says why).
+pytestmark = pytest.mark.slow
+
 schema = schemathesis.pytest.from_fixture("api_schema")
 
 

@@ -23,7 +23,10 @@ from typing import Any
 
 import pytest
 
+from tests.support import tiers
 from tests.support.workers import WorkerProcess
+
+pytestmark = pytest.mark.node
 
 TS_CLIENT = Path(__file__).resolve().parents[1] / "clients" / "ts"
 NODE_MODULES = TS_CLIENT / "node_modules"
@@ -42,6 +45,7 @@ class Build:
 
 
 def _run(command: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+    tiers.require("node", "node")
     return subprocess.run(
         command,
         cwd=cwd,

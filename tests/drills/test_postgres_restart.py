@@ -42,7 +42,12 @@ from tests.support.logs import assert_log_is_whole
 from tests.support.players import Player
 from tests.support.workers import ROOT, database_url
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.server,  # gunicorn
+    pytest.mark.services,  # PostgreSQL, restarted
+]
 
 OUTAGE_SECONDS = 3.0
 

@@ -28,7 +28,7 @@ from tests.support.logs import assert_log_is_whole
 from tests.support.players import Player, create_match
 from tests.support.workers import WorkerProcess, wait_for
 
-pytestmark = [pytest.mark.worker, pytest.mark.slow]
+pytestmark = [pytest.mark.worker, pytest.mark.slow, pytest.mark.services]
 
 
 def _ok_or_problem_503(response: Any) -> None:

@@ -145,6 +145,7 @@ def _random_states(seed: int, count: int) -> list[GameState]:
     return out
 
 
+@pytest.mark.slow
 def test_snapshot_round_trips_exactly() -> None:
     phases = set()
     for state in _random_states(11, 4000):

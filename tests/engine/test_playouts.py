@@ -151,6 +151,7 @@ def continue_match(state: GameState, rng: random.Random) -> GameState:
     return state
 
 
+@pytest.mark.slow
 def test_thousands_of_random_rounds() -> None:
     rng = random.Random(20240611)
     state = new_match(dealer=0)

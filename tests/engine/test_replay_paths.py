@@ -290,6 +290,7 @@ def _apply_moves_agrees(
     return after
 
 
+@pytest.mark.slow
 def test_apply_moves_refuses_every_play_apply_refuses_in_the_middle_of_the_play() -> None:
     """``apply_moves`` runs through consecutive card plays without ``rules.play_card``: every
     card by the seat to act, the next seat and ints and bools that are not seats, at points

@@ -77,6 +77,7 @@ def _contenders(
     ]
 
 
+@pytest.mark.slow
 def test_racing_moves_apply_exactly_once_per_turn(table: Any) -> None:
     view, players = table(target=40)
     match_id = view["id"]

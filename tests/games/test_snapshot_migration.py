@@ -39,6 +39,7 @@ def _past_round(round_no: int) -> Callable[[engine.GameState], bool]:
     return lambda state: state.round_no > round_no
 
 
+@pytest.mark.slow
 def test_pickles_become_versioned_snapshots(table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # No bot or deadline tasks: only the stored rows matter here.
     monkeypatch.setattr("games.services.state.schedule_on_commit", lambda *args: None)

@@ -2,9 +2,10 @@
 
 Generic on purpose, so it also catches strings added later by anyone: it walks the registries
 of user-facing text at run time (every DomainError subclass, the problem titles, the engine's
-refusals, bot names, score-sheet labels, push texts), and it reads the source of every app for
-the texts wrapped in gettext and checks each against the committed catalog. No xgettext needed
-at test time. And the catalog itself: no empty or fuzzy entry, its .mo the compiled .po."""
+refusals, bot names, score-sheet labels, push texts). The texts wrapped in gettext in every
+app's source and templates are checked against the committed catalog by a source check,
+``gettext-catalog`` in scripts/check_source.py (make lint); no xgettext needed. And the catalog
+itself: no empty or fuzzy entry, its .mo the compiled .po."""
 
 from __future__ import annotations
 
@@ -29,20 +30,10 @@ from games.selectors.labels import all_labels
 from games.selectors.seats import BOT_NAMES
 from live.push import kinds
 
-ROOT = Path(settings.BASE_DIR)
 APPS = ("accounts", "baloot_site", "core", "games", "live", "moderation", "players")
 CATALOG = Path(settings.LOCALE_PATHS[0]) / "ar" / "LC_MESSAGES"
 ARABIC = re.compile("[\u0600-\u06ff]")
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]|\{(\w*)\}")
-# The gettext functions and the argument positions of (context, message).
-GETTEXT = {
-    "_": (None, 0),
-    "gettext": (None, 0),
-    "gettext_lazy": (None, 0),
-    "gettext_noop": (None, 0),
-    "pgettext": (0, 1),
-    "pgettext_lazy": (0, 1),
-}
 
 
 def _import_every_module() -> None:
@@ -99,66 +90,9 @@ def test_every_score_sheet_label_and_push_text_reads_in_arabic() -> None:
         _assert_arabic(text, "push text")
 
 
-def _wrapped_texts() -> list[tuple[str, str | None, str]]:
-    """(where, context, message) of every literal passed to a gettext function in the apps'
-    source and templates."""
-    found: list[tuple[str, str | None, str]] = []
-    for app in APPS:
-        for path in sorted((ROOT / app).rglob("*.py")):
-            if "migrations" in path.parts:
-                continue
-            tree = ast.parse(path.read_text(), filename=str(path))
-            for node in ast.walk(tree):
-                if not isinstance(node, ast.Call):
-                    continue
-                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-                if name not in GETTEXT:
-                    continue
-                ctx_at, msg_at = GETTEXT[name]
-                args = node.args
-                where = f"{path.relative_to(ROOT)}:{node.lineno}"
-                if len(args) <= msg_at:
-                    continue
-                message = args[msg_at]
-                # An f-string can't be in a catalog: its words change with its values.
-                assert not isinstance(message, ast.JoinedStr), f"{where}: f-string in gettext"
-                if not (isinstance(message, ast.Constant) and isinstance(message.value, str)):
-                    continue  # a variable: its texts are checked where they are written
-                context = None
-                if ctx_at is not None:
-                    context_node = args[ctx_at]
-                    assert isinstance(context_node, ast.Constant), where
-                    context = str(context_node.value)
-                found.append((where, context, message.value))
-        for path in sorted((ROOT / app).rglob("templates/**/*.html")):
-            text = path.read_text()
-            for match in re.finditer(r'{%\s*(?:translate|trans)\s+"([^"]+)"', text):
-                found.append((str(path.relative_to(ROOT)), None, match.group(1)))
-            for match in re.finditer(
-                r"{%\s*blocktranslate[^%]*%}(.*?){%\s*endblocktranslate\s*%}", text, re.S
-            ):
-                block = re.sub(r"{{\s*(\w+)\s*}}", r"%(\1)s", match.group(1))
-                found.append((str(path.relative_to(ROOT)), None, block))
-    return found
-
-
 def _compiled() -> gettext.GNUTranslations:
     with (CATALOG / "django.mo").open("rb") as handle:
         return gettext.GNUTranslations(handle)
-
-
-def test_every_wrapped_text_in_the_source_has_its_arabic_in_the_catalog() -> None:
-    texts = _wrapped_texts()
-    assert len(texts) > 150  # the scan sees the apps' texts
-    compiled = _compiled()
-    missing = []
-    for where, context, message in texts:
-        arabic = compiled.pgettext(context, message) if context else compiled.gettext(message)
-        if arabic == message or not ARABIC.search(arabic):
-            missing.append(f"{where}: {message!r}")
-    assert not missing, "untranslated (makemessages -l ar, translate, compilemessages):\n" + (
-        "\n".join(missing)
-    )
 
 
 def _po_entries(text: str) -> list[dict[str, Any]]:

@@ -22,6 +22,8 @@ from tests.support.workers import WorkerProcess
 
 pytestmark = [
     pytest.mark.worker,
+    pytest.mark.server,
+    pytest.mark.services,  # the Redis relay
     pytest.mark.django_db(transaction=True),
 ]
 

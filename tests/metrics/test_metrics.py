@@ -114,6 +114,7 @@ def test_push_sends_are_counted_by_outcome() -> None:
     assert metrics.PUSH_SENDS.labels("gone")._value.get() == before + 1
 
 
+@pytest.mark.slow
 def test_log_format_json_writes_one_json_object_a_line(tmp_path: Path) -> None:
     script = (
         "import django, logging; django.setup(); log = logging.getLogger('baloot.probe')\n"

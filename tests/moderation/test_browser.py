@@ -22,6 +22,10 @@ from typing import Any
 
 import pytest
 
+from tests.support import tiers
+
+pytestmark = pytest.mark.browser
+
 CHROMIUM = Path("/usr/bin/chromium")
 
 
@@ -34,6 +38,7 @@ class DevTools:
     """A minimal DevTools client over the pipe: send a command, wait for its answer."""
 
     def __init__(self, user_data_dir: Path) -> None:
+        tiers.require("browser", "Chromium")
         to_chrome_r, self._to_chrome = os.pipe()
         self._from_chrome, from_chrome_w = os.pipe()
         # Move the child's ends above 4 first, so wiring them to 3 and 4 cannot clobber one.

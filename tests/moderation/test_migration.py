@@ -24,6 +24,7 @@ def _labels(apps: object) -> set[tuple[str, str]]:
     )
 
 
+@pytest.mark.slow
 def test_an_existing_database_moves_without_touching_the_tables() -> None:
     executor = MigrationExecutor(connection)
     leaves = executor.loader.graph.leaf_nodes()

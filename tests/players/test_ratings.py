@@ -174,6 +174,7 @@ def _seated(players: list[Player], order: list[int]) -> int:
     return int(created["id"])
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_matches_ending_at_once_with_the_same_players_lose_no_update(
     make_player: Callable[..., Player],

@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
+import pytest
+
 from games import tasks
 from games.models import Match
 from tests.push.conftest import Deliveries, RecordingProvider
@@ -22,6 +24,7 @@ CARD = re.compile(r"(?<![0-9A-Za-z])(?:[789]|10|[JQKA])[SHDC](?![0-9A-Za-z])")
 KEYS = {"event", "match_id", "version", "title", "body", "deadline", "result", "scores"}
 
 
+@pytest.mark.slow
 def test_every_payload_of_a_whole_match_is_free_of_cards(
     make_player: Callable[..., Player],
     commit: Commit,

@@ -275,6 +275,7 @@ def test_a_reminder_for_a_turn_played_meanwhile_is_skipped(
     assert provider.sent == []
 
 
+@pytest.mark.slow
 def test_the_players_own_move_that_gives_them_the_turn_again_is_not_pushed(
     monkeypatch: pytest.MonkeyPatch, table: Callable[..., Any], deliveries: Deliveries
 ) -> None:

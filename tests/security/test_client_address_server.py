@@ -35,6 +35,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.support import tiers
+
 ROOT = Path(__file__).resolve().parents[2]
 RATE = 5  # RATE_AUTH per minute, per client address, for the servers started here
 TRIES = RATE + 3
@@ -117,6 +119,7 @@ class Server:
         self.log = log
         self._names = iter(range(1, 10**6))
         self._prefix = f"p{port}x"  # the servers of this module share one database
+        tiers.require("server", "a web server process")
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
                 command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
@@ -186,6 +189,7 @@ def cut_after(statuses: list[int]) -> list[int]:
     return [201] * RATE + [429] * (len(statuses) - RATE)
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("trust_all", [False, True], ids=["default", "FORWARDED_ALLOW_IPS=*"])
 @pytest.mark.parametrize("kind", SERVERS)
 def test_a_rotated_forwarded_for_from_loopback_buys_no_budget(
@@ -201,6 +205,7 @@ def test_a_rotated_forwarded_for_from_loopback_buys_no_budget(
     assert server.register("198.51.100.99, 203.0.113.250") == 429
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("kind", SERVERS)
 def test_with_one_trusted_proxy_its_appended_address_is_the_client(serve: Any, kind: str) -> None:
     server = serve(kind, BALOOT_TRUSTED_PROXIES="1")

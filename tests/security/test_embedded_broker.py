@@ -19,6 +19,9 @@ from kombu import Connection
 
 from baloot_site import broker
 
+# Thousands of messages between processes (consumers started as subprocesses).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 MESSAGES = 2000
 BLOB = "x" * 4096  # large enough that a torn write would show

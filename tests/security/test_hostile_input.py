@@ -369,6 +369,7 @@ HOSTILE_QUERIES = [
 ]
 
 
+@pytest.mark.slow
 def test_hostile_input_at_every_endpoint_answers_no_5xx_and_problems_only(
     table: Callable[..., Any], anon: APIClient
 ) -> None:

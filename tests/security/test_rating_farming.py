@@ -219,6 +219,7 @@ def play_rated(players: list[Player], *, loser_seat: int = 1) -> dict[str, Any]:
     return view
 
 
+@pytest.mark.slow
 def test_the_fourth_rated_match_of_the_same_opponents_in_a_day_is_casual(
     make_player: Callable[..., Player], clock: FakeClock
 ) -> None:
@@ -245,6 +246,7 @@ def test_the_fourth_rated_match_of_the_same_opponents_in_a_day_is_casual(
     assert rated_change_count() == 16
 
 
+@pytest.mark.slow
 def test_new_partners_do_not_reset_the_opponents_limit(
     make_player: Callable[..., Player],
 ) -> None:
@@ -256,6 +258,7 @@ def test_new_partners_do_not_reset_the_opponents_limit(
     assert seat([e, a, f, b], rated=True)["rated"] is True  # a and b are partners there
 
 
+@pytest.mark.slow
 def test_a_table_past_the_limit_that_started_rated_is_not_rated_at_the_end(
     make_player: Callable[..., Player],
 ) -> None:
@@ -275,6 +278,7 @@ def test_a_table_past_the_limit_that_started_rated_is_not_rated_at_the_end(
 # --- 4. One-sided results flagged to the moderators -------------------------------------------
 
 
+@pytest.mark.slow
 def test_repeated_one_sided_results_raise_one_flag_with_the_matches(
     make_player: Callable[..., Player], clock: FakeClock
 ) -> None:
@@ -307,6 +311,7 @@ def test_repeated_one_sided_results_raise_one_flag_with_the_matches(
     assert flag.status == "dismissed" and flag.resolved_by == staff.user
 
 
+@pytest.mark.slow
 def test_a_farm_that_throws_a_match_now_and_then_is_flagged_all_the_same(
     make_player: Callable[..., Player], clock: FakeClock
 ) -> None:
@@ -329,6 +334,7 @@ def test_a_farm_that_throws_a_match_now_and_then_is_flagged_all_the_same(
     assert evidence == set(wins[:5])
 
 
+@pytest.mark.slow
 def test_alternating_results_raise_no_flag(
     make_player: Callable[..., Player], clock: FakeClock
 ) -> None:

@@ -17,6 +17,7 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from tests.support import tiers
 from tests.support.workers import ROOT, database_url
 
 
@@ -50,6 +51,7 @@ class ThreadServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ThreadServer:
+        tiers.require("server", "uvicorn")
         self.thread.start()
         deadline = time.monotonic() + 10
         while not self.server.started:
@@ -67,6 +69,7 @@ class ProcessServer:
     """uvicorn in a process of its own (scale-out: two web processes)."""
 
     def __init__(self, log_dir: Path, name: str) -> None:
+        tiers.require("server", "a uvicorn process")
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]

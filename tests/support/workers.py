@@ -19,6 +19,7 @@ from django.db import connection
 
 from games.tasks import DEFAULT_QUEUE, HARD_BOT_QUEUE
 from live.push.tasks import PUSH_QUEUE
+from tests.support import tiers
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTH_QUEUES = (DEFAULT_QUEUE, HARD_BOT_QUEUE)
@@ -56,6 +57,7 @@ class WorkerProcess:
         self.starts = 0
 
     def start(self) -> None:
+        tiers.require("worker", "a Celery worker process")
         self.starts += 1
         log = (self.log_dir / f"{self.name}-{self.starts}.log").open("wb")
         beat = ["--beat", "--schedule", str(self.log_dir / "beat-schedule")] if self.beat else []

@@ -24,6 +24,7 @@ SETUP = Setup(
 RANDOM = Setup(a="random", b="random", normal=SETUP.normal, hard=SETUP.hard, seed=3)
 
 
+@pytest.mark.slow
 def test_both_plays_of_a_deal_are_dealt_the_same_decks(monkeypatch: pytest.MonkeyPatch) -> None:
     dealt: list[tuple[int, ...]] = []
     real = bots_eval._play_round

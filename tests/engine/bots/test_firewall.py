@@ -7,11 +7,12 @@ which also covers the trump K and Q once Baloot is announced, R32); the face-up 
 recipient takes it in view of the table, R9); its own declared projects, and the other seats'
 projects once trick 1 is complete (R30). The test walks the whole observation object, and its
 JSON form, collecting every card in it, at thousands of positions of random rounds, for every
-seat and for a spectator. It then checks that bots are only ever given an observation."""
+seat and for a spectator. It then checks that bots are only ever given an observation, at run
+time; that every call site hands one is a source check (bot-observations in
+scripts/check_source.py, make lint)."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import functools
 import inspect
@@ -21,6 +22,8 @@ from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import games.engine
 from games.engine import observation
@@ -148,6 +151,7 @@ def knowable(state: GameState, seat: int | None) -> set[Card]:
     return known
 
 
+@pytest.mark.slow
 def test_an_observation_holds_only_what_its_seat_may_know() -> None:
     positions = 0
     phases = set()
@@ -264,54 +268,6 @@ def test_bots_are_called_with_an_observation_only() -> None:
     assert set(seen) == {Observation, random.Random}
 
 
-def _observation_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """Names bound in ``function`` to the result of an ``observation(...)`` call."""
-    names = set()
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign) and _is_observation_call(node.value):
-            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return names
-
-
-def _is_observation_call(node: ast.AST) -> bool:
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    return name == "observation"
-
-
-def test_every_call_site_hands_a_bot_an_observation() -> None:
-    """Every ``choose_move`` call in the project (Django layer, benches, engine) passes, as the
-    observation, an ``observation(state, seat)`` call or a name bound to one in the same
-    function; selfplay's ``bots[seat](...)`` does the same."""
-    calls = 0
-    for path in [*(REPO / "games").rglob("*.py"), *(REPO / "bench").rglob("*.py")]:
-        if "bots" in path.relative_to(REPO).parts[:3] and path.parent.name == "bots":
-            continue  # the bots' own internals dispatch an observation they were given
-        tree = ast.parse(path.read_text(), filename=str(path))
-        for function in ast.walk(tree):
-            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            bound = _observation_names(function)
-            for node in ast.walk(function):
-                if not isinstance(node, ast.Call):
-                    continue
-                func = node.func
-                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                if name == "choose_move":
-                    obs = node.args[1] if len(node.args) > 1 else None
-                elif isinstance(func, ast.Subscript) and path.name == "selfplay.py":
-                    obs = node.args[0] if node.args else None
-                else:
-                    continue
-                calls += 1
-                assert obs is not None, f"{path}:{node.lineno}"
-                ok = _is_observation_call(obs) or (isinstance(obs, ast.Name) and obs.id in bound)
-                assert ok, f"{path}:{node.lineno} hands a bot something else than an observation"
-    assert calls >= 4
-
-
 def test_normal_is_deterministic_with_fixed_samples() -> None:
     for state in random_states(9, 3):
         if state.phase is Phase.PLAYING and len(state.tricks) == 2:
@@ -326,7 +282,8 @@ def test_normal_is_deterministic_with_fixed_samples() -> None:
 
 
 def test_every_level_decides_from_any_observation() -> None:
-    # The walk above vouches for the input; each level must also accept it at every phase.
+    # bot-observations in scripts/check_source.py (make lint) vouches for the input at every
+    # call site; each level must also accept it at every phase.
     for i, state in enumerate(random_states(4, 4)):
         seat = to_act(state)
         obs = observation(state, seat)

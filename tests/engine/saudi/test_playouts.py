@@ -11,6 +11,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from games.engine import SAUDI
 from games.engine.bidding import Mode
 from games.engine.bots import choose_move
@@ -137,6 +139,7 @@ def assert_round_replays(after: GameState) -> None:
     assert replayed.history == (replace(log, number=1),)
 
 
+@pytest.mark.slow
 def test_S20_S26_random_saudi_rounds_with_random_sawa_calls() -> None:
     rng = random.Random(1301)
     state = new_match(SAUDI, dealer=0)

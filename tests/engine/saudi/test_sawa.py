@@ -270,7 +270,9 @@ def _endgame(rng: random.Random, per_hand: int) -> tuple[list[int], int, int | N
     return hands, claimant, trump, locked
 
 
-@pytest.mark.parametrize(("per_hand", "count"), [(1, 400), (2, 800), (3, 400)])
+@pytest.mark.parametrize(
+    ("per_hand", "count"), [(1, 400), (2, 800), pytest.param(3, 400, marks=pytest.mark.slow)]
+)
 def test_S22_search_agrees_with_brute_force(per_hand: int, count: int) -> None:
     """S22: the engine's judgement equals a plain every-sequence search on small endgames."""
     rng = random.Random(per_hand * 101)
