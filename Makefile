@@ -56,6 +56,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy $(MYPY_PATHS)
+	$(PY) scripts/check_docs.py
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
