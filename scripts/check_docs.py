@@ -34,7 +34,7 @@ Two checks, each printing one line per finding and failing (exit 1) if there is 
    GitHub's pages jump to them. A fragment into a file that is not Markdown is not checked.
    Links inside code blocks and code spans are not links; reference-style links are not read.
 
-Usage: ``python scripts/check_docs.py`` from anywhere inside the repository.
+Usage: ``python scripts/check_docs.py`` (from any directory: it checks the checkout it is in).
 """
 
 from __future__ import annotations
@@ -204,11 +204,8 @@ def _link_problem(root: Path, source: Path, target: str) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None) -> int:
-    top = subprocess.run(
-        ["git", "rev-parse", "--show-toplevel"], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    root = Path(top).resolve()
+def main() -> int:
+    root = Path(__file__).resolve().parent.parent  # this file is scripts/check_docs.py
     files = tracked_files(root)
     findings = missing_ids(root, files) + broken_links(root, files)
     for finding in findings:
@@ -223,4 +220,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
