@@ -28,7 +28,8 @@ Two checks, each printing one line per finding and failing (exit 1) if there is 
 2. **Every relative link resolves.** In every tracked ``*.md`` file (node_modules/ excluded),
    each inline link or image ``[text](target)`` whose target has no scheme must name an existing
    file or folder, relative to the Markdown file. A ``#fragment`` (also a bare ``#fragment``,
-   within the same file) must match a heading of the target Markdown file under GitHub's
+   within the same file) must match a ``#`` heading of the target Markdown file (the repository
+   has no underlined headings and no HTML anchors) under GitHub's
    slug rules: lower case, punctuation other than ``-`` and ``_`` dropped, spaces to
    hyphens, ``-1``, ``-2``... for repeated headings; compared without regard to case, as
    GitHub's pages jump to them. A fragment into a file that is not Markdown is not checked.
