@@ -68,6 +68,7 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy $(MYPY_PATHS)
 	$(PY) scripts/check_source.py
+	$(PY) scripts/check_docs.py
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .

@@ -1,0 +1,1 @@
+"""Developer scripts: make run's supervisor, make lint's source and documentation checks."""

@@ -310,6 +310,7 @@ def test_the_readme_the_guide_and_the_schema_point_only_inside_the_repository(
         "docs/clients.md": (ROOT / "docs" / "clients.md").read_text(),
         "schema": json.dumps(schema),
     }
+    # The contracts they rely on are in this repository (docs/rules/), not in a folder beside it.
     for name, text in texts.items():
         assert "../" not in text, name
         assert "shared/" not in text, name

@@ -124,7 +124,7 @@ def _play(build: Build, scenario: str, base_url: str, seed: int) -> dict[str, An
     assert outcome["finished"], outcome
     assert report["ok"], "strict validation failed:\n" + validation
     assert report["validated"] == len(played["exchanges"]) - _bodiless(played["exchanges"])
-    assert not outcome["findings"], "the contract (../shared/api.md) is not met:\n" + "\n".join(
+    assert not outcome["findings"], "the contract (docs/rules/api.md) is not met:\n" + "\n".join(
         outcome["findings"]
     )
     return outcome
