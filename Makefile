@@ -122,7 +122,7 @@ bench-leaderboard: $(STAMP)
 	$(PY) -m bench.leaderboard
 
 # Bot strength (duplicate deals, full matches) and the self-play rates next to people's, in
-# gamerules then (smaller) in saudi; hours on 2 cores at these sizes (README "Bots"). The bots
+# gamerules then (smaller) in saudi; hours on 2 cores at these sizes (docs/bots.md). The bots
 # keep their production budgets but the hard bot's, which HARD_EVAL_BUDGET sets (seconds).
 EVAL_ROUNDS ?= 2000
 EVAL_MATCHES ?= 100

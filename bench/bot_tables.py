@@ -6,7 +6,7 @@ Seats ``--tables`` tables of four bots, starts a Celery worker (concurrency 2, a
 and beat, and counts the moves the bots commit during ``--seconds``, after a short warm-up.
 Everything runs in the tree at ``--tree`` (this repository by default) against a fresh
 ``BALOOT_VAR_DIR``, so the same script measures an older checkout too (a ``git worktree``),
-which is how the before/after figures in the README were taken. Prints figures, asserts none.
+which is how the before/after figures in bench/RESULTS.md were taken. Prints figures, asserts none.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ every task idempotent per (match, version), so ``acks_late`` redelivery after a 
 can never play a move twice.
 
 Two queues: every task runs on the default one but ``play_hard_bot_turn``, which has its own
-(``HARD_BOT_QUEUE``, README "Queues and workers")."""
+(``HARD_BOT_QUEUE``, docs/operations.md "Queues and workers")."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ CELERY_WORKER = (PY, "-m", "celery", "-A", "baloot_site", "worker", "--loglevel=
 # behind a long one on a busy process while another process is free.
 WORKER_OPTIONS = ("-O", "fair", "--without-gossip", "--without-mingle")
 # Processes of the default queue's worker: enough that a fast bot's reply seldom waits for a
-# normal bot's search (up to BALOOT_BOT_TIME_BUDGET) to free one (README, "Load"). More
+# normal bot's search (up to BALOOT_BOT_TIME_BUDGET) to free one (bench/RESULTS.md, "Load"). More
 # processes than cores cost the searches samples under load, not time: their budgets are
 # wall-clock.
 DEFAULT_WORKER_CONCURRENCY = 4

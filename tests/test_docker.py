@@ -1,6 +1,7 @@
 """The container setup, checked without a Docker engine: docker/compose.yaml parses, every
 long-running service has a health check and runs a command that names something real, the
-Dockerfile copies files that exist, and .env.example lists every variable the settings read."""
+Dockerfile copies files that exist, and .env.example and docs/operations.md list every variable
+the settings read."""
 
 from __future__ import annotations
 
@@ -221,6 +222,20 @@ def test_env_example_lists_every_variable_the_settings_read() -> None:
     example = (ROOT / ".env.example").read_text()
     listed = set(re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", example, re.M))
     assert read - listed == set(), f".env.example misses {sorted(read - listed)}"
+
+
+def test_the_operations_guide_documents_every_variable_the_code_reads() -> None:
+    # The settings' variables and the ones `make run`'s supervisor reads (HOST, PORT), each in
+    # the configuration tables of docs/operations.md, where an operator looks them up.
+    settings_text = (ROOT / "baloot_site" / "settings.py").read_text()
+    read = set(re.findall(r'env(?:\.\w+)?\(\s*"([A-Z][A-Z0-9_]+)"', settings_text))
+    read |= set(re.findall(r'os\.environ\.get\(\s*"([A-Z][A-Z0-9_]+)"', settings_text))
+    supervisor = (ROOT / "scripts" / "supervise.py").read_text()
+    read |= set(re.findall(r'os\.environ\.get\(\s*"([A-Z][A-Z0-9_]+)"', supervisor))
+    assert {"DATABASE_URL", "DATABASE_POOL", "HOST", "PORT", "PROMETHEUS_MULTIPROC_DIR"} <= read
+    guide = (ROOT / "docs" / "operations.md").read_text()
+    documented = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", guide))
+    assert read - documented == set(), f"docs/operations.md misses {sorted(read - documented)}"
 
 
 def test_moderation_ships_its_templates_too() -> None:

@@ -299,6 +299,15 @@ def test_servers_commitment_and_the_client_guide_are_in_the_description(schema: 
     assert (ROOT / "docs" / "clients.md").is_file()
 
 
+def test_the_readme_is_a_front_page_that_names_the_two_commands() -> None:
+    # The README is what a newcomer reads first: short, with the two commands (CI runs the
+    # README's test command, `make test`) and the way into docs/; the rest lives in docs/.
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 200
+    assert "make run" in text and "make test" in text
+    assert "(docs/README.md)" in text
+
+
 def test_the_readme_the_guide_and_the_schema_point_only_inside_the_repository(
     schema: dict,
 ) -> None:

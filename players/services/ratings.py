@@ -2,7 +2,7 @@
 transaction that finishes the match, so a result and the ratings it moves commit or roll
 back together.
 
-What counts (README, docs/clients.md "Ratings"):
+What counts (docs/decisions.md, docs/clients.md "Ratings"):
 - the table is rated (``Match.rated``): chosen when it was created (casual by default, quick
   play rated, a rematch as its original) and confirmed when it started, which needs four
   humans at the table (bot levels are not calibrated players, and rating against a fixed bot

@@ -45,9 +45,9 @@ EASY_BOTS = {"1": "easy", "2": "easy", "3": "easy"}
 ACCOUNTS, DEVICES_EACH, NOTICES_EACH = 5, 20, 3
 BREAKER_FAILURES = 4
 READ_TIMEOUT_SECONDS = 2
-# A bot's reply on a quiet machine takes 0.1-1.6 s (README, "Load"); in the incident it took
-# 61 s and more. A bound far above the first and far below the second: a functional check
-# that the bots were not waiting for push, not a timing measurement.
+# A bot's reply on a quiet machine takes 0.1-1.6 s (bench/RESULTS.md, "Load"); in the incident
+# it took 61 s and more. A bound far above the first and far below the second: a functional
+# check that the bots were not waiting for push, not a timing measurement.
 REPLY_BOUND_SECONDS = 15.0
 HUMAN_MOVES = 6
 

@@ -64,7 +64,7 @@ class HardConfig:
     double_samples: int = 64
     # A call must beat passing by this much (mean round-score margin) to be made. At 1.5 the
     # bot redeals about 17% of deals instead of 6% (people: 31%) at no measured cost in
-    # strength against itself at 0; at 3, 21%, but leaning to a loss (README, Bots).
+    # strength against itself at 0; at 3, 21%, but leaning to a loss (docs/bots.md).
     pass_margin: float = 1.5
     # A raise must gain this much (mean round-score margin) over staying put.
     double_margin: float = 1.5

@@ -37,7 +37,8 @@ PASS_VALUE_PARTNER_BID = 8.0
 class NormalConfig:
     # Wall-clock budget per card decision, in seconds (ignored when ``samples`` is set). The
     # service's default (BALOOT_BOT_TIME_BUDGET): about 70 deals on an idle core, and a reply
-    # within 150 ms at p95 under ``make bench-load`` (README, "Load"); most cards settle sooner.
+    # within 150 ms at p95 under ``make bench-load`` (bench/RESULTS.md, "Load"); most cards
+    # settle sooner.
     budget: float = 0.04
     # A fixed number of deals per decision: deterministic given the rng, for tests and evals.
     samples: int | None = None
