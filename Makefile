@@ -2,7 +2,7 @@
 #   make run    API (Swagger UI at /api/docs/) + Celery worker + beat on the embedded defaults
 #   make test   the whole suite (SQLite and the SQLite broker by default; PostgreSQL/Redis when DATABASE_URL /
 #               CELERY_BROKER_URL are set, as .ci/run does)
-#   make test-fast  the fast tier: no browser, node, worker, server or service (tests/TIERS.md)
+#   make test-fast  the fast tier: no browser, node, worker, server or service (tests/README.md, "Tiers")
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -49,7 +49,7 @@ test-deps: $(STAMP) $(TS_STAMP) system-deps $(ASYNCAPI_CHECKER)/node_modules/.in
 test: test-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-# The fast tier (tests/TIERS.md): the engine, unit and in-process API tests. It leaves out the
+# The fast tier (tests/README.md, "Tiers"): the engine, unit and in-process API tests. It leaves out the
 # slow kinds, the markers pyproject.toml registers, which tests get from the fixtures they use
 # (tests/conftest.py); so it needs the Python packages only (no Chromium, no npm) and runs on
 # FAST_PROCESSES processes (pytest-xdist: each has its own test database).

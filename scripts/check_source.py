@@ -6,7 +6,7 @@
 Each check walks files of the repository (Python source parsed with ``ast``, templates, the
 Arabic catalog) and returns its findings, one sentence each; the script prints them and exits
 1 if there is any. They were tests once; they moved here because they run no code of the
-project, so they belong with ruff and mypy rather than in the test tiers (tests/TIERS.md).
+project, so they belong with ruff and mypy rather than in the test tiers (tests/README.md, "Tiers").
 tests/scripts/test_check_source.py proves that each one catches a bad case.
 """
 

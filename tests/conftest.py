@@ -20,7 +20,7 @@ from tests.support.players import Player, create_match, player_register
 from tests.support.tasks import BOT, DEADLINE, HARD_BOT, Queued, TaskRecorder
 from tests.support.workers import WorkerProcess, worker_start
 
-# --- Tiers (tests/TIERS.md): the slow kinds' markers, from what a test uses ---------------
+# --- Tiers (tests/README.md, "Tiers"): the slow kinds' markers, from what a test uses ----------
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker

@@ -1,5 +1,5 @@
-"""The tiers' markers (tests/TIERS.md) come from what a test uses, and a test that starts a slow
-kind of thing without its marker fails rather than slipping into make test-fast."""
+"""The tiers' markers (tests/README.md, "Tiers") come from what a test uses, and a test that
+starts a slow kind of thing without its marker fails rather than slipping into make test-fast."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The suite's tiers (tests/TIERS.md): which tests get the markers of the slow kinds
+"""The suite's tiers (tests/README.md, "Tiers"): which tests get the markers of the slow kinds
 (registered in pyproject.toml), and the guard that keeps a test honest about them.
 
 ``make test-fast`` deselects every slow kind. A test gets its marker from the fixture it uses
