@@ -27,7 +27,7 @@ from accounts.authentication import request_user
 from core import docs
 from core.parsing import validated_body
 from core.serializers import StrictCharField, StrictRequestSerializer
-from core.throttling import FailOpenScopedRateThrottle
+from core.throttling import FailOpenScopedRateThrottle, RefundOnRefusal
 from games.api.common import MATCH_ID, int_param, match_pk
 from games.api.pagination import PAGE_SIZE, page_size_from
 from games.models import Match
@@ -169,13 +169,15 @@ class ChatPhrasesView(GenericAPIView):
         return Response(phrase_list())
 
 
-class MatchChatView(GenericAPIView):
+class MatchChatView(RefundOnRefusal, GenericAPIView):
     """Quick chat: the fixed phrases and emotes, sent to a table and shown in its stream."""
 
     # As for moderation's view under /matches: the queryset names the path parameter `id`.
     queryset = Match.objects.none()
     serializer_class = ChatSendRequestSerializer  # what OPTIONS describes
     throttle_classes = [MatchChatThrottle, ChatBurstThrottle]
+    # The budgets pace the messages a table hears: a refused one (an unknown phrase, a closed
+    # chat, a 429 of the other budget) is not heard, so it costs nothing.
 
     @property
     def throttle_scope(self) -> str:

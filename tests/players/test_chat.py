@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
+from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.models import Sanction, SanctionKind
 from games.models import Match
@@ -219,6 +220,30 @@ def test_one_message_per_two_seconds_and_ten_a_minute_per_user_and_match(
     assert_problem(refused, 429, "throttled")
     assert_retry_after(refused, 60)
     assert ChatMessage.objects.filter(match_id=match_id, seat=2).count() == 10
+
+
+def test_a_refused_message_costs_no_allowance(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view, players = table()
+    match_id = view["id"]
+    now = [1_000_000.0]
+    monkeypatch.setattr(SimpleRateThrottle, "timer", lambda self: now[0])
+    set_rates(monkeypatch, chat_burst="1/2s", chat="2/min")
+    # A phrase the service refuses, then a valid one at the same instant: the burst budget
+    # (one per 2 s) was not spent by the refusal.
+    assert_problem(send(players[0], match_id, "not_a_phrase"), 400, "unknown_phrase")
+    assert send(players[0], match_id, "hello").status_code == 201
+    # A message one budget refuses is not counted by the other: the burst's 429s leave the
+    # minute's second message free.
+    assert send(players[1], match_id, "hello").status_code == 201
+    for _ in range(3):
+        assert_problem(send(players[1], match_id, "hello"), 429, "throttled")
+    now[0] += 3
+    assert send(players[1], match_id, "thanks").status_code == 201
+    now[0] += 3
+    assert_problem(send(players[1], match_id, "thanks"), 429, "throttled")  # two a minute
+    assert ChatMessage.objects.filter(match_id=match_id).count() == 3
 
 
 def test_the_budget_is_per_match(
