@@ -36,6 +36,7 @@ from accounts.api.views import LOCKED
 from accounts.authentication import BearerTokenAuthentication, request_user
 from accounts.models import User
 from core import docs
+from core.i18n import language_activate, preferred_language
 from core.parsing import validated_body
 from core.throttling import AddressRateThrottle, FailOpenScopedRateThrottle
 from games import selectors
@@ -134,12 +135,18 @@ class MeView(APIView):
         },
         summary="Change your display name or language",
         description="Only the fields sent change. Seats show the new name from now on, in "
-        "running and finished matches alike.",
+        "running and finished matches alike. The answer is in the language it sets (`null`: "
+        "the `Accept-Language` one).",
     )
     def patch(self, request: Request) -> Response:
         user = request_user(request)
         data = validated_body(ProfileUpdateRequestSerializer, request.data)
         updated = account_services.profile_update(user=user, **data)
+        if "language" in data:
+            # The answer is in the language just set (authentication switched on the old one);
+            # cleared, it follows Accept-Language again, as the next request will.
+            header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+            language_activate(request, preferred_language(updated.language, header))
         return Response(profile_json(updated))
 
     @extend_schema(

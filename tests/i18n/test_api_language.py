@@ -200,3 +200,24 @@ def test_an_arabic_display_name_registers_and_shows_in_the_view_the_list_and_the
     html = page.content.decode()
     assert page.status_code == 200 and page["Content-Language"] == "ar"
     assert "ورقة النتائج" in html and "لاعب" in html  # our own labels, in the user's language
+
+
+def test_patch_me_answers_in_the_language_it_sets(make_player: Callable[..., Player]) -> None:
+    player = make_player()
+    response = player.client.patch(
+        "/api/v1/me", {"language": "ar"}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200 and response.json()["language"] == "ar"
+    assert response["Content-Language"] == "ar"
+    # Cleared, the answer follows the header again, as the next request will.
+    response = player.client.patch(
+        "/api/v1/me", {"language": None}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200 and response.json()["language"] is None
+    assert response["Content-Language"] == "en"
+    # A change of name alone keeps the account's language.
+    player.client.patch("/api/v1/me", {"language": "ar"}, format="json")
+    response = player.client.patch(
+        "/api/v1/me", {"display_name": "Amal"}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200 and response["Content-Language"] == "ar"
