@@ -75,6 +75,9 @@ async function conditionalRead(player: Player, id: number): Promise<void> {
     params: { path: { id }, header: { "If-None-Match": etag } },
   });
   check(again.response.status === 304, `If-None-Match answered ${again.response.status}`);
+  // What docs/clients.md tells a client to expect from openapi-fetch: no data, no error body.
+  check(again.data === undefined, "a 304 resolves with no data");
+  check(!again.error, "a 304 resolves with an empty error");
 }
 
 async function finishedChecks(player: Player, id: number): Promise<void> {
