@@ -139,13 +139,14 @@ def test_device_mutes_refuse_bad_input_and_other_peoples_devices_and_change_noth
     device = add_device(owner)
     url = f"{API}/me/devices/{device}"
     before = list(Device.objects.values_list("pk", "muted"))
-    for body in (
+    bad: list[dict[str, Any]] = [
         {"notifications": {"your_turn": "no"}},
         {"notifications": {"not_a_kind": False}},
         {"notifications": []},
         {},
         {"notifications": {"your_turn": False}, "extra": 1},
-    ):
+    ]
+    for body in bad:
         assert_problem(owner.client.patch(url, body, format="json"), 400, "invalid")
     assert_problem(stranger.client.get(url), 404, "not_found")
     mute = {"notifications": {"your_turn": False}}
