@@ -27,7 +27,7 @@ from core.errors import InvalidInput
 
 from .authentication import AccountSanctioned
 from .lockout import LoginLocked
-from .models import AuthToken, User, hash_token
+from .models import AuthToken, Identity, User, hash_token
 from .selectors import sanction_active_for
 
 
@@ -168,7 +168,7 @@ def account_delete(*, request: HttpRequest, user: User, password: str) -> None:
     The row stays, for the seats, records and other players' statistics that refer to it;
     what identified the person is erased: username (replaced by ``deleted-<id>``, so the old
     one is free to register again), display name (blank: seats show the anonymous username),
-    email, names, language, last login; the password becomes unusable, the account inactive
+    email, names, language, last login, the Apple and Google identities; the password becomes unusable, the account inactive
     (so a session or an open WebSocket, re-checked, ends), every token is revoked. Failed
     login records kept under the old username (django-axes) and the admin's history of the
     account, which repeats its old name, are cleared too.
@@ -185,6 +185,9 @@ def account_delete(*, request: HttpRequest, user: User, password: str) -> None:
             raise WrongPassword("password")
         old_username = locked.get_username()
         _personal_data_erase(locked)
+        # Apple and Google sign-ins go: the person's identities at them are personal data, and
+        # a new sign-in with one makes a new account.
+        Identity.objects.filter(user=locked).delete()
         AuthToken.objects.filter(user=locked, revoked_at__isnull=True).update(
             revoked_at=timezone.now()
         )

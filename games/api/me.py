@@ -33,6 +33,7 @@ from accounts.api.serializers import (
     ProfileUpdateRequestSerializer,
 )
 from accounts.api.views import LOCKED
+from accounts.identities import identities_json
 from accounts.authentication import BearerTokenAuthentication, request_user
 from accounts.models import User
 from core import docs
@@ -54,6 +55,7 @@ def profile_json(user: User) -> dict[str, Any]:
         "language": user.language or None,
         "date_joined": user.date_joined,
         "stats": player_stats(user),
+        "identities": identities_json(user),
     }
 
 
