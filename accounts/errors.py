@@ -156,3 +156,18 @@ class LastSignInMethod(DomainError):
     code = "last_sign_in_method"
     status = 409
     default_detail = _("This is the only way into your account; link another provider first.")
+
+
+class WrongIdentity(DomainError):
+    """The sign-in confirming a deletion is valid but not one of the account's identities.
+    400, as a wrong password there: the caller's token is fine."""
+
+    code = "wrong_identity"
+    status = 400
+    default_detail = _("That sign-in is not one of your account's.")
+
+    def __init__(self) -> None:
+        detail = str(self.default_detail)
+        super().__init__(
+            detail, errors=[{"field": "id_token", "code": self.code, "detail": detail}]
+        )

@@ -23,14 +23,15 @@ from accounts.errors import (
     LastSignInMethod,
     NonceReused,
     ProviderAlreadyLinked,
+    WrongIdentity,
 )
 from accounts.names import MAX_LENGTH, clean_display_name
-from accounts.providers import VerifiedIdentity
+from accounts.providers import VerifiedIdentity, id_token_verify, provider_for
 
 from .authentication import AccountSanctioned
 from .models import Identity, UsedNonce, User
 from .selectors import sanction_active_for
-from .services import token_issue
+from .services import account_erase, token_issue
 
 # A generated username: the registration pattern (^[A-Za-z0-9_.-]{3,30}$), not the deleted
 # accounts' prefix, and saying nothing about the provider (usernames are public).
@@ -130,6 +131,23 @@ def identity_unlink(*, user: User, provider: str) -> None:
         if not others and not locked.has_usable_password():
             raise LastSignInMethod()
         identity.delete()
+
+
+def account_delete_by_sign_in(
+    *, user: User, provider: str, id_token: str, nonce: str | None
+) -> None:
+    """Delete ``user``'s account, a fresh sign-in with one of its identities confirming it:
+    how an account without a password (made by a sign-in) confirms ``DELETE /me``. The token
+    is verified before the transaction (it may fetch keys); its nonce is used in it."""
+    verified = id_token_verify(provider_for(provider), id_token, nonce)
+    with transaction.atomic():
+        _nonce_use(verified)
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if not Identity.objects.filter(
+            user=locked, provider=verified.provider, subject=verified.subject
+        ).exists():
+            raise WrongIdentity()
+        account_erase(locked)
 
 
 def identities_json(user: User) -> list[dict[str, Any]]:

@@ -537,3 +537,46 @@ def test_anonymous_revoked_sanctioned_and_deleted_callers_may_not_unlink(
     assert_problem(unlink(revoked, "apple"), 401, "authentication_failed")
     assert_problem(unlink(gone.client, "apple"), 401, "authentication_failed")
     assert_problem(unlink(banned.client, "apple"), 403, "account_banned")
+
+
+# --- Deleting an account made by a sign-in -------------------------------------------------------
+
+
+def test_an_account_without_a_password_is_deleted_with_a_fresh_sign_in(
+    db: None, keys: KeyServer, anon: APIClient
+) -> None:
+    body = sign_in(anon, "apple", apple(sub="amal")).json()
+    client = authed(body["token"])
+    fresh = {"provider": "apple", "id_token": apple(sub="amal", nonce="bye"), "nonce": "bye"}
+
+    response = client.delete(ME, fresh, format="json")
+
+    assert response.status_code == 204, response.content
+    user = User.objects.get(pk=body["user"]["id"])
+    assert user.deleted_at is not None and not user.is_active
+    assert not Identity.objects.filter(user=user).exists()
+    assert_problem(client.get(ME), 401, "authentication_failed")
+
+
+def test_a_deletion_confirmed_by_someone_elses_sign_in_or_a_bad_token_changes_nothing(
+    db: None, keys: KeyServer, anon: APIClient
+) -> None:
+    body = sign_in(anon, "apple", apple(sub="amal")).json()
+    sign_in(anon, "google", google(sub="noura"))
+    client = authed(body["token"])
+    before = counts()
+
+    other = client.delete(
+        ME, {"provider": "google", "id_token": google(sub="noura")}, format="json"
+    )
+    expired = {"provider": "apple", "id_token": apple(sub="amal", lifetime=-120)}
+    no_token = client.delete(ME, {"provider": "apple"}, format="json")
+
+    problem = assert_problem(other, 400, "wrong_identity")
+    assert [e["field"] for e in problem["errors"]] == ["id_token"]
+    assert_problem(client.delete(ME, expired, format="json"), 401, "id_token_expired")
+    assert [(e["field"], e["code"]) for e in no_token.json()["errors"]] == [
+        ("id_token", "required")
+    ]
+    assert counts() == before
+    assert client.get(ME).status_code == 200
