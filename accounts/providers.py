@@ -288,14 +288,14 @@ def id_token_verify(provider: Provider, token: str, nonce: str | None) -> Verifi
         raise WrongAudience() from None
     except jwt.PyJWTError:
         raise InvalidIdToken() from None
-    subject = claims["sub"]
+    subject, name = claims["sub"], claims.get("name")
     if not isinstance(subject, str) or not subject or len(subject) > 255:
         raise InvalidIdToken()
     return VerifiedIdentity(
         provider=provider.name,
         subject=subject,
         email=_verified_email(claims),
-        name=claims.get("name") if isinstance(claims.get("name"), str) else "",
+        name=name if isinstance(name, str) else "",
         expires_at=datetime.fromtimestamp(int(claims["exp"]) + LEEWAY_SECONDS, tz=UTC),
         nonce_digest=_nonce_check(provider, claims, nonce),
     )
