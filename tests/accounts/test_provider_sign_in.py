@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from accounts import providers
 from accounts.models import AuthToken, Identity, Sanction, UsedNonce, User
 from tests.support.api import API, assert_problem
+from tests.support.drills import race
 from tests.support.jwks import (
     APPLE_CLIENT,
     GOOGLE_CLIENT,
@@ -580,3 +581,31 @@ def test_a_deletion_confirmed_by_someone_elses_sign_in_or_a_bad_token_changes_no
     ]
     assert counts() == before
     assert client.get(ME).status_code == 200
+
+
+# --- Races (real threads, each with its own connection) -----------------------------------------
+
+
+def test_one_nonce_raced_by_two_requests_signs_in_once(
+    transactional_db: None, keys: KeyServer
+) -> None:
+    token = google(nonce="raced")
+    answers = race([lambda: sign_in(APIClient(), "google", token, nonce="raced")] * 2)
+
+    assert sorted(a.status_code for a in answers) == [201, 401], answers
+    assert_problem(next(a for a in answers if a.status_code == 401), 401, "nonce_reused")
+    assert (User.objects.count(), Identity.objects.count(), AuthToken.objects.count()) == (1, 1, 1)
+
+
+def test_a_double_tap_on_a_new_identity_makes_one_account(
+    transactional_db: None, keys: KeyServer
+) -> None:
+    calls = [
+        lambda n=n: sign_in(APIClient(), "google", google(sub="new", nonce=n), nonce=n)
+        for n in ("tap-1", "tap-2")
+    ]
+    answers = race(calls)
+
+    assert sorted(a.status_code for a in answers) == [200, 201], answers
+    assert len({a.json()["user"]["id"] for a in answers}) == 1
+    assert (User.objects.count(), Identity.objects.count(), AuthToken.objects.count()) == (1, 1, 2)
