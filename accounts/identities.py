@@ -89,6 +89,8 @@ def _sign_in(verified: VerifiedIdentity, display_name: str, device: str) -> Sign
             if sanction is not None:
                 raise AccountSanctioned(sanction)
             _identity_touch(identity, verified)
+        user.last_login = timezone.now()  # as a password login sets it
+        user.save(update_fields=["last_login"])
         return SignIn(
             user=user,
             token=token_issue(user=user, device=device or verified.provider),

@@ -170,7 +170,7 @@ class KeySet:
         self.fetches += 1
         try:
             keys, max_age = _fetch(self.url)
-        except (requests.RequestException, ValueError) as exc:
+        except (requests.RequestException, ValueError, RecursionError) as exc:
             log.warning("could not fetch the keys at %s: %s", self.url, exc)
             self._failing = True
             stale = self._fetched_at is None or (

@@ -128,6 +128,7 @@ def test_signing_in_again_reaches_the_same_account_with_a_new_token(
     assert again.json()["user"] == first["user"]  # the name given is for new accounts only
     assert again.json()["token"] != first["token"]
     assert keys.fetches("apple") == 1  # the keys were cached
+    assert User.objects.get(pk=first["user"]["id"]).last_login is not None
 
 
 def test_google_gives_the_name_and_the_raw_nonce_under_either_issuer(
@@ -346,6 +347,17 @@ def test_a_slow_key_server_times_out_rather_than_hang(
 
     assert_problem(response, 503, "provider_unavailable")
     assert time.monotonic() - started < 0.9
+
+
+def test_the_keys_are_fetched_through_the_outbound_guard(
+    db: None, keys: KeyServer, anon: APIClient, settings: Any
+) -> None:
+    settings.OUTBOUND_ALLOWED_NETWORKS = []  # as in production: loopback is not public
+
+    response = sign_in(anon, "apple", apple())
+
+    assert_problem(response, 503, "provider_unavailable")
+    assert keys.fetches("apple") == 0  # refused before connecting
 
 
 def test_cached_keys_outlive_the_key_server_going_down(
