@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 import pytest
@@ -612,8 +612,8 @@ def test_one_nonce_raced_by_two_requests_signs_in_once(
 def test_a_double_tap_on_a_new_identity_makes_one_account(
     transactional_db: None, keys: KeyServer
 ) -> None:
-    calls = [
-        lambda n=n: sign_in(APIClient(), "google", google(sub="new", nonce=n), nonce=n)
+    calls: list[Callable[[], Any]] = [
+        partial(sign_in, APIClient(), "google", google(sub="new", nonce=n), nonce=n)
         for n in ("tap-1", "tap-2")
     ]
     answers = race(calls)
