@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
+from accounts.api import identities as identity_views
 from accounts.api import views as account_views
 from baloot_site import health, metrics
 from games.api import me, table
@@ -29,9 +30,16 @@ api_v1 = [
     path("auth/login", account_views.LoginView.as_view(), name="auth-login"),
     path("auth/logout", account_views.LogoutView.as_view(), name="auth-logout"),
     path("auth/ws-ticket", WsTicketView.as_view(), name="auth-ws-ticket"),
+    path("auth/apple", identity_views.AppleSignInView.as_view(), name="auth-apple"),
+    path("auth/google", identity_views.GoogleSignInView.as_view(), name="auth-google"),
     path("me", me.MeView.as_view(), name="me"),
     path("me/password", account_views.PasswordView.as_view(), name="me-password"),
     path("me/matches", me.InboxView.as_view(), name="me-matches"),
+    path(
+        "me/identities/<str:provider>",
+        identity_views.IdentityView.as_view(),
+        name="me-identity",
+    ),
     path("me/devices", push_api.DevicesView.as_view(), name="me-devices"),
     path("me/devices/<int:pk>", push_api.DeviceView.as_view(), name="me-device"),
     path("me/notifications", push_api.NotificationPreferencesView.as_view(), name="me-push"),
