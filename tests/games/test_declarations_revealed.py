@@ -49,15 +49,15 @@ def test_it_names_the_declarations_the_log_shows_once_trick_1_is_complete(
             break
         match = Match.objects.get(pk=match_id)
         for index, persona in enumerate(personas):
-            seat = next((s for s in match.seat_list() if s.user_id == persona.id), None)
-            viewed = selectors.viewed_match(match, seat)
+            mine = next((s for s in match.seat_list() if s.user_id == persona.id), None)
+            viewed = selectors.viewed_match(match, mine)
             now = log_of(persona, match_id)
             by_seq = {item["seq"]: item for item in now}
             # The reveals a reader that read up to the previous version needs, with their
             # items as the log shows them now.
             shown = {
                 item["seq"]: item
-                for _, first, items in bodies.declarations_revealed(
+                for _, _, items in bodies.declarations_revealed(
                     viewed, version, viewed.header.version
                 )
                 for item in items
