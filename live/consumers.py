@@ -616,7 +616,11 @@ class MatchStream(_Stream):
         # Only items up to the version read (``move_log`` stops there): a move committed after
         # the match row was read is left for the next pass, so the items and the view agree.
         page = bodies.move_log(viewed, self.sent_version, limit=PAGE)
-        items = [renders.move_message(self.match_id, item) for item in page]
+        items = renders.with_reveals(
+            [(item["version"], renders.move_message(self.match_id, item)) for item in page],
+            renders.revealed(viewed, self.sent_version, page),
+            self.sent_version,
+        )
         if len(page) == PAGE and page[-1]["version"] < version:
             return page[-1]["version"], items, None
         view = renders.view_message(self.match_id, version, bodies.match_view(viewed))
