@@ -417,10 +417,22 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.docs.reference_named_enums",
         "baloot_site.schema.add_error_code_enum",
         "core.docs.add_transport_answers",
         "core.docs.tidy_discriminated_unions",
     ],
+    # A hand, named so that a list of four (a Sawa's revealed hands, one per seat) is a list of
+    # references (games.api.serializers.fields.SeatHandsField says why).
+    "APPEND_COMPONENTS": {
+        "schemas": {
+            "Hand": {
+                "type": "array",
+                "items": {"$ref": "#/components/schemas/CardEnum"},
+                "description": "One seat's cards, in card order.",
+            }
+        }
+    },
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "games.models.MatchStatus",
         "VisibilityEnum": "games.models.Visibility",
@@ -441,6 +453,13 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": ["complete", "redeal"],
         "ReportReasonEnum": "moderation.models.ReportReason",
         "ReportStatusEnum": "moderation.models.ReportStatus",
+        # One component per closed set, whatever the field is called or whichever side of
+        # the exchange it is on (issue 26): requests and answers share the type.
+        "RulesetEnum": "games.api.schema_enums.RULESETS",
+        "PhraseEnum": "players.api.chat.PHRASE_ENUM",
+        "PhraseKindEnum": ["phrase", "emote"],
+        "TurnSecondsEnum": "players.api.matchmaking.TURN_SECONDS_ENUM",
+        "PeriodEnum": ["all", "week"],
     },
 }
 

@@ -127,3 +127,47 @@ def tidy_discriminated_unions(result: dict[str, Any], **kwargs: Any) -> dict[str
             schema.pop("discriminator")
             schema.setdefault("type", "object")
     return result
+
+
+def reference_named_enums(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Every inline enum whose values are those of a named enum component becomes a reference
+    to it, so a client has one type per closed set. drf-spectacular's own enum hook
+    (``postprocess_schema_enums``, run before this one) names the enums of properties and of
+    plain arrays only; this reaches the rest: arrays of arrays (a Sawa's revealed hands),
+    nullable arrays (a logged project's cards) and parameters (``?status=``, ``{ruleset}``).
+    An inline enum that matches no component stays, and tests/test_schema.py reports it."""
+    schemas = result.get("components", {}).get("schemas", {})
+    named: dict[tuple[str, frozenset[Any]], str] = {}
+    for name, component in schemas.items():
+        if "enum" in component and isinstance(component.get("type"), str):
+            named[(component["type"], frozenset(component["enum"]))] = name
+
+    def visit(node: Any) -> Any:
+        if isinstance(node, list):
+            return [visit(child) for child in node]
+        if not isinstance(node, dict):
+            return node
+        node = {key: visit(child) for key, child in node.items()}
+        kind = node.get("type")
+        if "enum" in node and isinstance(kind, str):
+            name = named.get((kind, frozenset(node["enum"])))
+            if name is not None:
+                ref = {"$ref": f"#/components/schemas/{name}"}
+                # The choices' list drf-spectacular writes as a description is the
+                # component's own: it goes with the enum.
+                own = schemas[name].get("description")
+                rest = {
+                    k: v
+                    for k, v in node.items()
+                    if k not in ("type", "enum") and not (k == "description" and v == own)
+                }
+                # As drf-spectacular writes a reference with a description beside it.
+                return {"allOf": [ref], **rest} if rest else ref
+        return node
+
+    result["components"]["schemas"] = {
+        name: component if "enum" in component else visit(component)
+        for name, component in schemas.items()
+    }
+    result["paths"] = visit(result.get("paths", {}))
+    return result

@@ -331,3 +331,207 @@ def test_the_readme_the_guide_and_the_schema_point_only_inside_the_repository(
                 continue
             assert (base / target).resolve().is_relative_to(ROOT), (name, target)
             assert (base / target).exists(), (name, target)
+
+
+# --- Exact types (issue 26): one named enum per closed set, pairs of two, cards by reference ----
+# These walk the whole document, so a field added later is held to the same rules: a closed set
+# written inline or as a bare string, a team pair without its two-item bounds or a card list
+# spelled out fails here whatever the field is called.
+
+REF = "#/components/schemas/"
+
+
+def _is_null(schema: dict, node: dict) -> bool:
+    return node == {"type": "null"} or node.get("$ref") == REF + "NullEnum"
+
+
+def _typed_by(schema: dict, node: dict) -> str | None:
+    """The named enum a schema is typed by ("RulesetEnum"; "[]CardEnum" for a list of cards;
+    "const" for a literal), whatever wraps it (allOf, a nullable oneOf, a named list such as
+    Hand); None for anything else, an inline enum included."""
+    components = schema["components"]["schemas"]
+    if "$ref" in node:
+        name = node["$ref"].removeprefix(REF)
+        target = components[name]
+        if "enum" in target:
+            return name
+        return _typed_by(schema, target) if target.get("type") == "array" else None
+    if "const" in node:
+        return "const"
+    for key in ("allOf", "oneOf", "anyOf"):
+        if key in node:
+            found = {_typed_by(schema, m) for m in node[key] if not _is_null(schema, m)}
+            return found.pop() if len(found) == 1 else None
+    kind = node.get("type")
+    if kind == "array" or (isinstance(kind, list) and "array" in kind):
+        inner = _typed_by(schema, node.get("items", {}))
+        return None if inner is None else "[]" + inner
+    return None
+
+
+def _fields(schema: dict) -> Iterator[tuple[str, str, dict]]:
+    """(where, name, schema) of every property of every component, and of every parameter."""
+    for component, body in schema["components"]["schemas"].items():
+        for at, node in _walk(body, component):
+            for name, spec in (node.get("properties") or {}).items():
+                yield f"{at}.{name}", name, spec
+    for path, operations in schema["paths"].items():
+        for method, op in operations.items():
+            for parameter in op.get("parameters", []):
+                where = f"{method.upper()} {path} {parameter['in']} {parameter['name']}"
+                yield where, parameter["name"], parameter["schema"]
+
+
+# Names that mean different closed sets in different places (the values differ, so each is its
+# own enum): a match's, a ticket's, an invitation's... status; a move's or a call's type; a
+# project's or a phrase's kind; a bid's, a double's or any call; a device union member's
+# platform (one value each) and the device's.
+HOMONYMS = {"status", "type", "kind", "call", "platform"}
+# Names that are a closed set in one place and open in another, and why.
+OPEN_ELSEWHERE = {
+    # Quick play offers four speeds (TurnSecondsEnum); a table takes any 2..604800 seconds.
+    "turn_seconds",
+    # A problem's code (ErrorCodeEnum); an invite code; a field error's code (DRF's and the
+    # parsers' validation codes, not a list the API publishes).
+    "code",
+    # A phrase's id (PhraseEnum); every other id is an integer.
+    "id",
+}
+
+
+def test_no_enum_is_written_inline(schema: dict) -> None:
+    # An inline enum is a type of its own in every generated client: each closed set is a
+    # named component, referred to wherever it is used (core.docs.reference_named_enums).
+    inline = []
+    for component, body in schema["components"]["schemas"].items():
+        inline += [at for at, node in _walk(body, component) if "enum" in node and at != component]
+    # The one inline enum left is a header's single value (`Idempotent-Replayed: true`).
+    inline += [
+        at for at, node in _walk(schema["paths"]) if "enum" in node and "/headers/" not in at
+    ]
+    assert inline == []
+
+
+def test_each_closed_set_is_one_named_enum(schema: dict) -> None:
+    enums = {n: c for n, c in schema["components"]["schemas"].items() if "enum" in c}
+    by_values: dict[frozenset[Any], list[str]] = {}
+    for name, component in enums.items():
+        by_values.setdefault(frozenset(component["enum"]), []).append(name)
+    assert [names for names in by_values.values() if len(names) > 1] == []
+    # A name means one closed set wherever it is used, requests and answers alike.
+    typed: dict[str, set[str]] = {}
+    for _, name, spec in _fields(schema):
+        found = _typed_by(schema, spec)
+        if found is not None and found != "const" and name not in HOMONYMS:
+            typed.setdefault(name, set()).add(found)
+    assert {name: types for name, types in typed.items() if len(types) > 1} == {}
+    # And a field typed by an enum somewhere is never a bare string or integer elsewhere.
+    bare = [
+        where
+        for where, name, spec in _fields(schema)
+        if name in typed and name not in OPEN_ELSEWHERE and _typed_by(schema, spec) is None
+    ]
+    assert bare == []
+    assert {"ruleset", "phrase", "suit", "phase", "visibility", "language"} <= set(typed)
+
+
+def test_the_fields_of_issue_26_are_typed_by_their_enums(schema: dict) -> None:
+    components = schema["components"]["schemas"]
+    with_ruleset = {name for name, c in components.items() if "ruleset" in c.get("properties", {})}
+    assert with_ruleset >= {
+        "InboxEntry",
+        "Invitation",
+        "Leaderboard",
+        "LiveMatch",
+        "MatchSummary",
+        "MatchView",
+        "PlayerRating",
+        "Record",
+        "Ticket",
+        "MatchCreateRequest",
+        "TicketRequest",
+    }
+    for name in with_ruleset:
+        assert _typed_by(schema, components[name]["properties"]["ruleset"]) == "RulesetEnum", name
+    leaderboard = schema["paths"]["/api/v1/leaderboards/{ruleset}"]["get"]["parameters"]
+    assert {"$ref": REF + "RulesetEnum"} in [p["schema"] for p in leaderboard]
+    for name in ("ChatMessage", "ChatSendRequest"):
+        assert _typed_by(schema, components[name]["properties"]["phrase"]) == "PhraseEnum"
+    assert _typed_by(schema, components["Phrase"]["properties"]["id"]) == "PhraseEnum"
+    for name in ("Ticket", "TicketRequest"):
+        speeds = components[name]["properties"]["turn_seconds"]
+        assert _typed_by(schema, speeds) == "TurnSecondsEnum", name
+    assert components["TurnSecondsEnum"] == {"enum": [15, 30, 60, 86400], "type": "integer"}
+    created = components["MatchCreateRequest"]["properties"]["turn_seconds"]
+    assert (created["minimum"], created["maximum"]) == (2, 604800)
+    assert components["Record"]["properties"]["format"] == {
+        "type": "string",
+        "const": "baloot-record/1",
+    }
+
+
+# One number per team, team 0's first. Every other list of integers is a list of seats.
+TEAM_PAIRS = {"scores", "scores_after", "abnat", "card_points", "points", "totals", "trick_counts"}
+PER_SEAT = {"card_counts"}
+SEAT_LISTS = {"baloot", "accepted_seats", "waiting_for_seats"}
+
+
+def _is_array(spec: dict) -> bool:
+    kind = spec.get("type")
+    return kind == "array" or (isinstance(kind, list) and "array" in kind)
+
+
+def test_team_pairs_are_two_item_arrays(schema: dict) -> None:
+    # minItems = maxItems = 2: openapi-typescript's --array-length makes it [number, number].
+    pairs, per_seat, open_lists = [], [], []
+    for where, name, spec in _fields(schema):
+        if not (_is_array(spec) and spec.get("items") == {"type": "integer"}):
+            continue
+        bounds = (spec.get("minItems"), spec.get("maxItems"))
+        if name in TEAM_PAIRS:
+            pairs.append(where)
+            assert bounds == (2, 2), where
+        elif name in PER_SEAT:
+            per_seat.append(where)
+            assert bounds == (4, 4), where
+        else:
+            # A new list of integers is either a pair or per seat (and bounded), or a list of
+            # seats named here.
+            assert name in SEAT_LISTS, where
+            open_lists.append(where)
+    assert len(pairs) >= 17 and per_seat and open_lists
+    # A trick's abnat is one number, not a pair.
+    assert schema["components"]["schemas"]["TrickView"]["properties"]["abnat"] == {
+        "type": "integer"
+    }
+
+
+# Every field that holds cards, and its type: a card, a list of cards, a list per seat.
+CARD_FIELDS = {
+    "card": "CardEnum",
+    "face_up": "CardEnum",
+    "cards": "[]CardEnum",
+    "hand": "[]CardEnum",
+    "deck": "[]CardEnum",
+    "revealed_hands": "[][]CardEnum",
+}
+
+
+def test_cards_are_card_enum_references(schema: dict) -> None:
+    components = schema["components"]["schemas"]
+    cards = frozenset(components["CardEnum"]["enum"])
+    assert len(cards) == 32
+    spelled_out = [at for at, node in _walk(schema) if frozenset(node.get("enum", ())) == cards]
+    assert spelled_out == ["#/components/schemas/CardEnum"]
+    seen = set()
+    for where, name, spec in _fields(schema):
+        if name in CARD_FIELDS:
+            assert _typed_by(schema, spec) == CARD_FIELDS[name], where
+            seen.add(name)
+    assert seen == set(CARD_FIELDS)
+    # A Sawa's four hands are four references: --array-length gives [Hand, Hand, Hand, Hand].
+    for name in ("RoundView", "FinishedRound", "SawaLogEntry"):
+        hands = components[name]["properties"]["revealed_hands"]
+        assert hands["items"] == {"$ref": REF + "Hand"}, name
+        assert (hands["minItems"], hands["maxItems"]) == (4, 4), name
+    assert components["Hand"]["items"] == {"$ref": REF + "CardEnum"}

@@ -4,6 +4,8 @@ from games import engine
 from games.engine.cards import RANKS
 from games.engine.cards import SUITS as SUIT_LETTERS
 
+# The rulesets a match may be played under (``ruleset`` in requests and answers alike).
+RULESETS = sorted(engine.RULESETS)
 PHASES = ["bidding", "doubling", "playing", "over"]
 SUITS = list(SUIT_LETTERS)
 CARDS = [f"{rank}{suit}" for suit in SUIT_LETTERS for rank in RANKS]

@@ -69,13 +69,20 @@ class ChatBurstThrottle(MatchChatThrottle):
 # --- Bodies ----------------------------------------------------------------------------------
 
 
+# Every phrase id, in the list's order: PhraseEnum (settings.ENUM_NAME_OVERRIDES), the one type
+# of `phrase` in requests, answers and the stream, and of a listed phrase's `id`.
+PHRASE_ENUM = [p.id for p in PHRASES]
+
+
 class PhraseTextSerializer(serializers.Serializer):
     en = serializers.CharField()
     ar = serializers.CharField()
 
 
 class PhraseSerializer(serializers.Serializer):
-    id = serializers.CharField(help_text="Stable id: what `POST /matches/{id}/chat` takes.")
+    id = serializers.ChoiceField(
+        choices=PHRASE_ENUM, help_text="Stable id: what `POST /matches/{id}/chat` takes."
+    )
     kind = serializers.ChoiceField(choices=["phrase", "emote"])
     text = PhraseTextSerializer(help_text="The phrase in every language the service speaks.")
 
@@ -84,7 +91,7 @@ class PhraseListSerializer(serializers.Serializer):
     results = PhraseSerializer(many=True)
 
 
-@extend_schema_field({"type": "string", "enum": [p.id for p in PHRASES]})
+@extend_schema_field({"type": "string", "enum": PHRASE_ENUM})
 class PhraseIdField(StrictCharField):
     """A phrase id: documented as the list's enum; any other text is the service's
     ``400 unknown_phrase`` (a field error naming ``phrase``), not DRF's ``invalid_choice``."""
@@ -100,7 +107,9 @@ class ChatMessageSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     match_id = serializers.IntegerField()
     seat = serializers.IntegerField(help_text="The sender's seat.")
-    phrase = serializers.CharField(help_text="A phrase id from `GET /chat/phrases`.")
+    phrase = serializers.ChoiceField(
+        choices=PHRASE_ENUM, help_text="A phrase id from `GET /chat/phrases`."
+    )
     created_at = serializers.DateTimeField()
 
 

@@ -18,6 +18,7 @@ from core.parsing import refuse_body, validated_body
 from games import selectors as game_selectors
 from games.api import serializers as game_serializers
 from games.api.common import MATCH_ID, etag_header, match_pk, view_response
+from games.api.schema_enums import RULESETS
 from games.models import Match, Visibility
 from players.api.common import (
     PAGE_ERRORS,
@@ -40,7 +41,7 @@ class InvitationSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=InvitationStatus.choices)
     inviter = PersonSerializer()
     invitee = PersonSerializer()
-    ruleset = serializers.CharField()
+    ruleset = serializers.ChoiceField(choices=RULESETS)
     target = serializers.IntegerField()
     turn_seconds = serializers.IntegerField()
     visibility = serializers.ChoiceField(choices=Visibility.choices)

@@ -27,6 +27,7 @@ from accounts.models import User
 from core import docs
 from core.errors import InvalidField
 from games.api.pagination import CURSOR, PAGE_SIZE, page_size_from
+from games.api.schema_enums import RULESETS
 from players.errors import UnknownRuleset
 from players.selectors import leaderboards as boards
 
@@ -58,7 +59,7 @@ class LeaderboardEntrySerializer(serializers.Serializer):
 
 
 class LeaderboardSerializer(serializers.Serializer):
-    ruleset = serializers.CharField()
+    ruleset = serializers.ChoiceField(choices=RULESETS)
     period = serializers.ChoiceField(choices=[("all", "all"), ("week", "week")])
     week_start = serializers.DateField(
         allow_null=True, help_text="Weekly board: the Monday (UTC) the week began. Else null."
@@ -102,7 +103,10 @@ PERIOD = OpenApiParameter(
     "00:00 UTC, among players with a rated match this week).",
 )
 RULESET = OpenApiParameter(
-    "ruleset", str, OpenApiParameter.PATH, description="A ruleset name, e.g. `gamerules`."
+    "ruleset",
+    {"type": "string", "enum": RULESETS},
+    OpenApiParameter.PATH,
+    description="A ruleset name; any other is `404 unknown_ruleset`.",
 )
 
 

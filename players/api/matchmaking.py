@@ -22,6 +22,7 @@ from core import docs
 from core.parsing import refuse_body, validated_body
 from core.serializers import StrictRequestSerializer
 from games import engine
+from games.api.schema_enums import RULESETS
 from players.errors import NoTicket
 from players.models import TicketStatus
 from players.selectors.matchmaking import ticket_data, ticket_latest
@@ -30,6 +31,8 @@ from players.services import matchmaking as services
 # Quick play is live play, and a few speeds keep the queues full: 15 s, 30 s or a minute per
 # move, or a day (correspondence).
 TURN_SECONDS = (15, 30, 60, 86400)
+# TurnSecondsEnum (settings.ENUM_NAME_OVERRIDES) in drf-spectacular's (value, label) form.
+TURN_SECONDS_ENUM = [(seconds, seconds) for seconds in TURN_SECONDS]
 DEFAULT_TURN_SECONDS = 30
 BOTS_AFTER_MAX = 3600
 
@@ -48,9 +51,7 @@ class TurnSecondsField(serializers.IntegerField):
 
 
 class TicketRequestSerializer(StrictRequestSerializer):
-    ruleset = serializers.ChoiceField(
-        choices=sorted(engine.RULESETS), default=engine.GAMERULES.name
-    )
+    ruleset = serializers.ChoiceField(choices=RULESETS, default=engine.GAMERULES.name)
     turn_seconds = TurnSecondsField(
         default=DEFAULT_TURN_SECONDS, help_text="Seconds per move: 15, 30, 60 or 86400 (a day)."
     )
@@ -72,8 +73,8 @@ class TicketSerializer(serializers.Serializer):
         choices=TicketStatus.choices,
         help_text="waiting; placed (a match started: `match_id`); cancelled.",
     )
-    ruleset = serializers.CharField()
-    turn_seconds = serializers.IntegerField()
+    ruleset = serializers.ChoiceField(choices=RULESETS)
+    turn_seconds = TurnSecondsField()
     bots_after_seconds = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     waited_seconds = serializers.IntegerField(

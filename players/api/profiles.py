@@ -9,13 +9,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core import docs
+from games.api.schema_enums import RULESETS
 from games.api.serializers.me import PlayerStatsSerializer
 from players.errors import UserNotFound
 from players.selectors import profiles
 
 
 class PlayerRatingSerializer(serializers.Serializer):
-    ruleset = serializers.CharField()
+    ruleset = serializers.ChoiceField(choices=RULESETS)
     rating = serializers.FloatField(help_text="The ordinal (mu - 3 sigma), to one decimal.")
     mu = serializers.FloatField(help_text="openskill's estimate of skill.")
     sigma = serializers.FloatField(help_text="openskill's uncertainty about it.")

@@ -1,11 +1,15 @@
 """A TypeScript client, as a web or React Native team would build one: openapi-typescript
-generates bindings from the live server's ``/api/schema/`` with its default options, the program
+generates bindings from the live server's ``/api/schema/`` (with ``--array-length``, so that a
+team pair is ``[number, number]``; docs/clients.md names the toolchain), the program
 in tests/clients/ts/src (openapi-fetch over those bindings, nothing hand-typed) is compiled with
 ``tsc --strict`` and plays whole matches, and every answer it received is validated against the
-schema by Ajv in strict mode. Next to those bindings, Modelina generates the types of every
-stream message from the live ``/api/asyncapi/`` (``stream-types.mjs``); they compile under the
-same ``tsc --strict``, and a program typed by them (``src/streams.ts``) plays a match from the
-match streams alone, served by uvicorn (ASGI: HTTP and WebSockets on one port).
+schema by Ajv in strict mode. ``src/exact.ts`` is compiled with it and only compiled: it holds
+the exact types (closed sets as literal unions, the same in requests and answers, team pairs as
+tuples), and a schema that loosens one of them makes it fail to compile. Next to those
+bindings, Modelina generates the types of every stream message from the live
+``/api/asyncapi/`` (``stream-types.mjs``); they compile under the same ``tsc --strict``, and a
+program typed by them (``src/streams.ts``) plays a match from the match streams alone, served
+by uvicorn (ASGI: HTTP and WebSockets on one port).
 
 The TypeScript side is installed by ``make test`` (``npm ci`` in tests/clients/ts). Nothing here
 loosens the generator, the compiler or the validator: when one of them stumbles, the schema is
@@ -73,26 +77,36 @@ def ts_build(live_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Buil
     assert (NODE_MODULES / ".bin" / "tsc").exists(), (
         f"{NODE_MODULES} is missing: `make test` installs it (npm ci in {TS_CLIENT})"
     )
-    root = tmp_path_factory.mktemp("ts-client")
-    for name in ("package.json", "tsconfig.json"):
-        shutil.copy(TS_CLIENT / name, root / name)
-    shutil.copytree(TS_CLIENT / "src", root / "src")
-    (root / "node_modules").symlink_to(NODE_MODULES, target_is_directory=True)
-
+    root = _scratch(tmp_path_factory.mktemp("ts-client"))
     schema = root / "schema.json"
     with urllib.request.urlopen(f"{live_server.url}/api/schema/?format=json") as answer:
         schema.write_bytes(answer.read())
+    asyncapi = root / "asyncapi.json"
+    with urllib.request.urlopen(f"{live_server.url}/api/asyncapi/") as answer:
+        asyncapi.write_bytes(answer.read())
+    return _build(root, schema, asyncapi)
 
+
+def _scratch(tmp: Path) -> Path:
+    """A copy of the client's sources next to its installed packages."""
+    tmp.mkdir(exist_ok=True)
+    for name in ("package.json", "tsconfig.json", "stream-types.mjs"):
+        shutil.copy(TS_CLIENT / name, tmp / name)
+    shutil.copytree(TS_CLIENT / "src", tmp / "src")
+    (tmp / "node_modules").symlink_to(NODE_MODULES, target_is_directory=True)
+    return tmp
+
+
+def _build(root: Path, schema: Path, asyncapi: Path) -> Build:
+    """Bindings generated from ``schema`` and the stream messages' types from ``asyncapi``
+    into ``root``/src, and everything compiled."""
     bin_dir = NODE_MODULES / ".bin"
-    generated = _run(
-        [str(bin_dir / "openapi-typescript"), "schema.json", "-o", "src/schema.d.ts"], root, 120
-    )
+    # --array-length: minItems = maxItems = 2 becomes [number, number].
+    command = [str(bin_dir / "openapi-typescript"), str(schema), "--array-length"]
+    generated = _run([*command, "-o", "src/schema.d.ts"], root, 120)
     assert generated.returncode == 0, generated.stdout + generated.stderr
     # The stream messages' types, from the AsyncAPI document, by Modelina.
-    with urllib.request.urlopen(f"{live_server.url}/api/asyncapi/") as answer:
-        (root / "asyncapi.json").write_bytes(answer.read())
-    shutil.copy(TS_CLIENT / "stream-types.mjs", root / "stream-types.mjs")
-    streams = _run(["node", "stream-types.mjs", "asyncapi.json", "src/stream.d.ts"], root, 120)
+    streams = _run(["node", "stream-types.mjs", str(asyncapi), "src/stream.d.ts"], root, 120)
     assert streams.returncode == 0, streams.stdout + streams.stderr
     # noEmitOnError is off, so the validator and the program exist even when the check fails;
     # the match tests refuse to run them unless the check passed.
@@ -215,3 +229,40 @@ def test_four_humans_play_a_match_from_the_streams_with_the_generated_types(
         assert messages
         for message in messages:
             schemas[message["type"]].validate(message)
+
+
+REF = "#/components/schemas/"
+
+
+def _loosen_ruleset(components: dict[str, Any]) -> str:
+    components["MatchView"]["properties"]["ruleset"] = {"type": "string"}
+    return "not assignable to type 'never'"  # the exhaustive switch over the view's ruleset
+
+
+def _loosen_phrase(components: dict[str, Any]) -> str:
+    components["ChatMessage"]["properties"]["phrase"] = {"type": "string"}
+    return "Type 'string' is not assignable to type '\"hello\""  # a message's phrase
+
+
+def _loosen_scores(components: dict[str, Any]) -> str:
+    scores = components["MatchView"]["properties"]["scores"]
+    del scores["minItems"], scores["maxItems"]
+    return "not assignable to type 'Pair'"  # the destructured pair
+
+
+@pytest.mark.parametrize("loosen", [_loosen_ruleset, _loosen_phrase, _loosen_scores])
+def test_exact_types_do_not_compile_against_a_looser_schema(
+    ts_build: Build, tmp_path: Path, loosen: Any
+) -> None:
+    # exact.ts is the client's check on the schema's precision: give it the live schema with
+    # one field loosened back to what issue 26 found (a bare string, an unbounded array) and
+    # the program must stop compiling, there and only there.
+    document = json.loads(ts_build.schema.read_text())
+    expected = loosen(document["components"]["schemas"])
+    loose = tmp_path / "loose.json"
+    loose.write_text(json.dumps(document))
+    build = _build(_scratch(tmp_path / "client"), loose, ts_build.root / "asyncapi.json")
+    assert not build.tsc_ok, f"{loosen.__name__}: exact.ts still compiles"
+    errors = [line for line in build.tsc_output.splitlines() if ": error TS" in line]
+    assert errors and all(line.startswith("src/exact.ts(") for line in errors), build.tsc_output
+    assert expected in build.tsc_output, build.tsc_output

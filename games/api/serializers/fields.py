@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import SkipField
 
@@ -45,14 +46,47 @@ class CardSetField(CardSequenceField):
         return card_names(data)
 
 
+# Each seat's hand as a reference to the Hand component (settings: APPEND_COMPONENTS), not an
+# array inline: openapi-typescript's --array-length types a four-item array of inline arrays as
+# four arrays of arrays, where four references give `[Hand, Hand, Hand, Hand]`.
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"$ref": "#/components/schemas/Hand"},
+        "minItems": 4,
+        "maxItems": 4,
+    }
+)
+class SeatHandsField(serializers.ListField):
+    """One hand per seat, seat 0's first, each in card order (a Sawa's revealed hands)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=CardSetField(), min_length=4, max_length=4, **kwargs)
+
+
 class IntListField(serializers.ListField):
-    """Integers per team or per seat (already ints: the engine's tuples, a stored result)."""
+    """Integers (already ints: the engine's tuples, a stored result): a list of seats."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(child=serializers.IntegerField(), **kwargs)
 
     def to_representation(self, data: Any) -> list[int]:
         return list(data)
+
+
+class TeamPairField(IntListField):
+    """One integer per team, team 0's first. Exactly two items in the schema, so generated
+    clients type it as a pair (openapi-typescript's ``--array-length``: ``[number, number]``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_length=2, max_length=2, **kwargs)
+
+
+class PerSeatField(IntListField):
+    """One integer per seat, seat 0's first: exactly four items."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_length=4, max_length=4, **kwargs)
 
 
 class OptionalSuitField(serializers.ChoiceField):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from core.serializers import ConstField
 from games import engine
-from games.api.schema_enums import CALLS, CARDS, SUITS
-from games.api.serializers.fields import ResponseSerializer
+from games.api.schema_enums import CALLS, CARDS, RULESETS, SUITS
+from games.api.serializers.fields import ResponseSerializer, TeamPairField
 from games.api.serializers.match_view import (
     COMMITMENT_HELP,
     SAWA_HELP,
@@ -16,6 +17,7 @@ from games.api.serializers.match_view import (
     SawaResultSerializer,
 )
 from games.api.serializers.moves import MoveLogEntryField
+from games.engine.record import FORMAT as RECORD_FORMAT
 from games.models import EndReason
 
 
@@ -31,23 +33,23 @@ class ScoreSheetRowSerializer(ResponseSerializer):
     dealer = serializers.IntegerField()
     status = serializers.ChoiceField(choices=["complete", "redeal"])
     contract = ContractViewSerializer(allow_null=True)
-    abnat = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    card_points = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    abnat = TeamPairField(allow_null=True)
+    card_points = TeamPairField(allow_null=True)
     projects = ProjectsResultSerializer(allow_null=True)
     baloot = serializers.ListField(child=serializers.IntegerField())
     kaboot = serializers.IntegerField(allow_null=True)
     bidder_team = serializers.IntegerField(allow_null=True)
     bidder_failed = serializers.BooleanField(allow_null=True)
-    points = serializers.ListField(child=serializers.IntegerField())
+    points = TeamPairField()
     gahwa_winner = serializers.IntegerField(allow_null=True)
     sawa = SawaResultSerializer(allow_null=True, required=False, help_text=SAWA_HELP)
-    totals = serializers.ListField(child=serializers.IntegerField())
+    totals = TeamPairField()
 
 
 class ScoreSheetSerializer(ResponseSerializer):
     results = ScoreSheetRowSerializer(many=True)
     next = serializers.URLField(allow_null=True)
-    scores = serializers.ListField(child=serializers.IntegerField())
+    scores = TeamPairField()
 
 
 class RecordActionSerializer(serializers.Serializer):
@@ -64,7 +66,9 @@ class RecordActionSerializer(serializers.Serializer):
 
 class RecordRoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    deck = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
+    deck = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARDS), min_length=32, max_length=32
+    )
     salt = serializers.CharField()
     commitment = serializers.CharField(help_text=COMMITMENT_HELP)
     actions = RecordActionSerializer(many=True)
@@ -73,15 +77,15 @@ class RecordRoundSerializer(serializers.Serializer):
 class RecordResultSerializer(serializers.Serializer):
     winner_team = serializers.IntegerField(allow_null=True)
     end_reason = serializers.ChoiceField(choices=EndReason.choices, allow_null=True)
-    scores = serializers.ListField(child=serializers.IntegerField())
+    scores = TeamPairField()
 
 
 class RecordSerializer(serializers.Serializer):
-    format = serializers.CharField()
-    ruleset = serializers.CharField()
+    format = ConstField(RECORD_FORMAT)
+    ruleset = serializers.ChoiceField(choices=RULESETS)
     rules_version = serializers.IntegerField()
     dealer = serializers.IntegerField()
-    scores = serializers.ListField(child=serializers.IntegerField())
+    scores = TeamPairField()
     target = serializers.IntegerField()
     rounds = RecordRoundSerializer(many=True)
     result = RecordResultSerializer(required=False)

@@ -13,7 +13,7 @@ from rest_framework import serializers
 from rest_framework.fields import SkipField
 
 from games import engine
-from games.api.schema_enums import CALLS, CARDS, SUITS
+from games.api.schema_enums import CALLS, CARDS, RULESETS, SUITS
 from games.api.serializers.fields import (
     CardField,
     CardSequenceField,
@@ -21,8 +21,11 @@ from games.api.serializers.fields import (
     EnumValueField,
     IntListField,
     OptionalSuitField,
+    PerSeatField,
     PhaseField,
     ResponseSerializer,
+    SeatHandsField,
+    TeamPairField,
 )
 from games.api.serializers.moves import PROJECT_KINDS, LegalMoveField, ProjectViewSerializer
 from games.engine.codec.record_format import contract_to_dict, result_to_dict
@@ -146,13 +149,13 @@ REVEALED_HELP = (
 )
 
 
-class RevealedHandsField(serializers.ListField):
+class RevealedHandsField(SeatHandsField):
     """The hands a Sawa revealed, one card list per seat; the key is left out when there are
     none, so a `gamerules` answer never carries it (S2)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", REVEALED_HELP)
-        super().__init__(child=CardSetField(), min_length=4, max_length=4, required=False, **kwargs)
+        super().__init__(required=False, **kwargs)
 
     def get_attribute(self, instance: Any) -> Any:
         value = super().get_attribute(instance)
@@ -194,7 +197,7 @@ class RoundViewSerializer(ResponseSerializer):
     face_up = CardField(source="obs.face_up", allow_null=True)
     to_act = serializers.IntegerField(allow_null=True)
     hand = CardSetField(source="obs.hand")
-    card_counts = IntListField(source="obs.card_counts")
+    card_counts = PerSeatField(source="obs.card_counts")
     calls = CallViewSerializer(many=True, source="obs.calls")
     doubles = CallViewSerializer(many=True, source="obs.doubles")
     contract = ContractViewSerializer(source="obs", allow_null=True)
@@ -202,8 +205,8 @@ class RoundViewSerializer(ResponseSerializer):
     current_trick = CurrentTrickSerializer(allow_null=True)
     last_trick = TrickViewSerializer(allow_null=True)
     tricks_played = serializers.IntegerField()
-    abnat = IntListField(source="obs.abnat")
-    trick_counts = IntListField(source="obs.trick_counts")
+    abnat = TeamPairField(source="obs.abnat")
+    trick_counts = TeamPairField(source="obs.trick_counts")
     projects = PublicProjectsSerializer(many=True, source="obs.declarations")
     baloot = IntListField(source="obs.baloot")
     legal_moves = serializers.ListField(
@@ -231,21 +234,21 @@ class DeclaredProjectSerializer(ResponseSerializer):
 class ProjectsResultSerializer(ResponseSerializer):
     declared = DeclaredProjectSerializer(many=True)
     awarded_team = serializers.IntegerField(allow_null=True)
-    points = serializers.ListField(child=serializers.IntegerField())
+    points = TeamPairField()
 
 
 class RoundResultSerializer(ResponseSerializer):
     # A round's result in the record format's shape (``engine.result_to_dict``, or as a round
     # row stores it).
 
-    abnat = IntListField()
-    card_points = IntListField()
+    abnat = TeamPairField()
+    card_points = TeamPairField()
     projects = ProjectsResultSerializer()
     baloot = IntListField()
     kaboot = serializers.IntegerField(allow_null=True)
     bidder_team = serializers.IntegerField(allow_null=True)
     bidder_failed = serializers.BooleanField()
-    points = IntListField()
+    points = TeamPairField()
     gahwa_winner = serializers.IntegerField(allow_null=True)
     sawa = SawaResultSerializer(allow_null=True, required=False, help_text=SAWA_HELP)
 
@@ -280,7 +283,7 @@ class FinishedRoundSerializer(ResponseSerializer):
     tricks = TrickViewSerializer(many=True, source="log.tricks")
     result = RoundResultSerializer()
     declarations = SeatProjectsSerializer(many=True, source="log.result.declared")
-    scores_after = IntListField(source="log.scores_after")
+    scores_after = TeamPairField(source="log.scores_after")
     deck_commitment = serializers.CharField(allow_null=True, help_text=COMMITMENT_HELP)
     revealed_hands = RevealedHandsField()
 
@@ -299,7 +302,7 @@ class MatchViewSerializer(ResponseSerializer):
 
     id = serializers.IntegerField(source="match.id")
     status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
-    ruleset = serializers.CharField(source="match.ruleset")
+    ruleset = EnumValueField(choices=RULESETS, source="match.ruleset")
     rules_version = serializers.IntegerField(source="match.rules_version")
     target = serializers.IntegerField(source="match.target")
     turn_seconds = serializers.IntegerField(source="match.turn_seconds")
@@ -307,7 +310,7 @@ class MatchViewSerializer(ResponseSerializer):
     rated = serializers.BooleanField(source="match.rated", help_text=RATED_HELP)
     invite_code = serializers.CharField(allow_null=True)
     version = serializers.IntegerField(source="match.version")
-    scores = IntListField(source="match.scores")
+    scores = TeamPairField(source="match.scores")
     winner_team = serializers.IntegerField(source="match.winner_team", allow_null=True)
     end_reason = serializers.ChoiceField(choices=EndReason.choices, allow_null=True)
     my_seat = serializers.IntegerField(allow_null=True)
@@ -321,11 +324,11 @@ class MatchSummarySerializer(ResponseSerializer):
     # One match of a list as one user sees it (``games.selectors.MatchRow``).
     id = serializers.IntegerField(source="match.id")
     status = serializers.ChoiceField(choices=MatchStatus.choices, source="match.status")
-    ruleset = serializers.CharField(source="match.ruleset")
+    ruleset = EnumValueField(choices=RULESETS, source="match.ruleset")
     visibility = serializers.ChoiceField(choices=Visibility.choices, source="match.visibility")
     rated = serializers.BooleanField(source="match.rated", help_text=RATED_HELP)
     version = serializers.IntegerField(source="match.version")
-    scores = IntListField(source="match.scores")
+    scores = TeamPairField(source="match.scores")
     target = serializers.IntegerField(source="match.target")
     turn_seconds = serializers.IntegerField(source="match.turn_seconds")
     my_seat = serializers.IntegerField(allow_null=True)

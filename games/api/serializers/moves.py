@@ -30,6 +30,7 @@ from games.api.serializers.fields import (
     EnumValueField,
     OptionalSuitField,
     ResponseSerializer,
+    SeatHandsField,
 )
 from games.models import Actor
 
@@ -254,10 +255,7 @@ class PlayLogEntrySerializer(_LogEntrySerializer):
 
 class SawaLogEntrySerializer(_LogEntrySerializer):
     type = ConstField("sawa", source="*")
-    revealed_hands = serializers.ListField(
-        child=CardSetField(),
-        min_length=4,
-        max_length=4,
+    revealed_hands = SeatHandsField(
         help_text=(
             "The cards each seat (0-3) still held when Sawa was called: the round ended there "
             "and they are public at once (rules S24)."

@@ -11,7 +11,7 @@ from rest_framework import serializers
 
 from core.serializers import StrictBooleanField, StrictCharField, StrictRequestSerializer
 from games import engine
-from games.api.schema_enums import CARDS, SUITS
+from games.api.schema_enums import CARDS, RULESETS, SUITS
 from games.api.serializers.moves import (
     MAX_PROJECTS,
     REQUEST_MEMBERS,
@@ -55,9 +55,7 @@ class BotSeatsField(serializers.DictField):
 
 
 class MatchCreateRequestSerializer(StrictRequestSerializer):
-    ruleset = serializers.ChoiceField(
-        choices=sorted(engine.RULESETS), default=engine.GAMERULES.name
-    )
+    ruleset = serializers.ChoiceField(choices=RULESETS, default=engine.GAMERULES.name)
     target = serializers.IntegerField(min_value=1, max_value=10_000, default=152)
     turn_seconds = serializers.IntegerField(
         min_value=settings.BALOOT["MIN_TURN_SECONDS"],

@@ -2,14 +2,16 @@
 // generated from the live schema (./schema.d.ts, written at test time). Every type below is
 // derived from `paths` by path and method (never by component name), so the program states only
 // what api.md fixes: paths, methods and field names.
-import createClient, { type Client, type Middleware } from "openapi-fetch";
+import createClient, { type Client, type MethodResponse, type Middleware } from "openapi-fetch";
 
 import type { paths } from "./schema.js";
 
 export type Api = Client<paths>;
 
-type MatchPath = paths["/api/v1/matches/{id}"];
-export type MatchView = MatchPath["get"]["responses"][200]["content"]["application/json"];
+// The view as openapi-fetch hands it over (`data`). Its response types widen the schema's
+// tuples to arrays (openapi-typescript-helpers' Readable<T>), so `scores` is number[] here while
+// the bindings say [number, number]: exact.ts checks the pairs on the bindings themselves.
+export type MatchView = MethodResponse<Api, "get", "/api/v1/matches/{id}">;
 export type RoundView = NonNullable<MatchView["round"]>;
 export type LegalMove = RoundView["legal_moves"][number];
 export type MoveBody = NonNullable<
