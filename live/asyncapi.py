@@ -16,7 +16,6 @@ from django.views.decorators.http import require_GET
 from drf_spectacular.generators import SchemaGenerator
 
 from live import auth, relay
-from players.models.chat import PHRASES
 
 CLOSE_CODES = {
     auth.BAD_REQUEST: (
@@ -135,7 +134,10 @@ def server(host: str, *, secure: bool) -> dict[str, Any]:
 
 def document() -> dict[str, Any]:
     openapi = SchemaGenerator().get_schema(request=None, public=True)
-    shared = _schemas_needed(openapi["components"]["schemas"], ["MatchView", "MoveLogEntry"])
+    # PhraseEnum too: a chat message's phrase is the REST chat's type, one enum for both.
+    shared = _schemas_needed(
+        openapi["components"]["schemas"], ["MatchView", "MoveLogEntry", "PhraseEnum"]
+    )
     schemas: dict[str, Any] = _openapi_as_json_schema(shared)
     schemas["MoveMessage"] = {
         "type": "object",
@@ -215,8 +217,7 @@ def document() -> dict[str, Any]:
             "match_id": {"type": "integer"},
             "seat": {"type": "integer", "minimum": 0, "maximum": 3, "description": "The sender."},
             "phrase": {
-                "type": "string",
-                "enum": [p.id for p in PHRASES],
+                "$ref": "#/components/schemas/PhraseEnum",
                 "description": "A phrase id of `GET /api/v1/chat/phrases` (its text in `en` and "
                 "`ar` is there).",
             },
@@ -227,6 +228,7 @@ def document() -> dict[str, Any]:
             },
         },
     }
+    schemas["InboxEventEnum"] = {"type": "string", "enum": list(relay.INBOX_KINDS)}
     schemas["InboxMessage"] = {
         "type": "object",
         "required": ["type", "event", "match_id", "version", "is_my_turn", "deadline"],
@@ -234,8 +236,7 @@ def document() -> dict[str, Any]:
         "properties": {
             "type": {"const": "inbox"},
             "event": {
-                "type": "string",
-                "enum": list(relay.INBOX_KINDS),
+                "$ref": "#/components/schemas/InboxEventEnum",
                 "description": "\n".join(f"- `{k}`: {v}" for k, v in _INBOX_EVENTS.items()),
             },
             "match_id": {"type": "integer"},

@@ -72,7 +72,7 @@ def test_it_describes_every_message_close_code_and_way_in(
     text = json.dumps(document)
     for needle in ("4401", "4403", "4404", "4429", "since", "ws-ticket", "Bearer"):
         assert needle in text
-    assert set(schemas["InboxMessage"]["properties"]["event"]["enum"]) == {
+    assert set(schemas["InboxEventEnum"]["enum"]) == {
         "your_turn",
         "match_started",
         "match_finished",
@@ -113,6 +113,34 @@ def test_both_channels_document_the_authorization_header(document: dict[str, Any
         ws = document["channels"][name]["bindings"]["ws"]
         assert "Authorization" in ws["headers"]["properties"], name
         assert "ticket" in ws["query"]["properties"], name
+
+
+def test_closed_sets_are_named_enums_the_rest_contract_shares(
+    document: dict[str, Any], client: Any
+) -> None:
+    # A generator gives a named enum one type; an enum written inline inside a message gets a
+    # type of its own that a client cannot pass where the REST type is wanted.
+    schemas = document["components"]["schemas"]
+
+    def inline_enums(node: Any, path: str) -> list[str]:
+        if isinstance(node, dict):
+            found = [path] if "enum" in node else []
+            for key, value in node.items():
+                found += inline_enums(value, f"{path}/{key}")
+            return found
+        if isinstance(node, list):
+            return [p for i, item in enumerate(node) for p in inline_enums(item, f"{path}/{i}")]
+        return []
+
+    inline = [
+        p for name, schema in schemas.items() for p in inline_enums(schema, name) if p != name
+    ]
+    assert inline == []
+    chat = schemas["ChatMessage"]["properties"]["phrase"]
+    assert chat["$ref"] == "#/components/schemas/PhraseEnum"
+    rest = client.get("/api/schema/?format=json").json()["components"]["schemas"]
+    assert schemas["PhraseEnum"]["enum"] == rest["PhraseEnum"]["enum"]
+    assert schemas["InboxMessage"]["properties"]["event"]["$ref"].endswith("/InboxEventEnum")
 
 
 def _validator(document: dict[str, Any], name: str) -> Any:
