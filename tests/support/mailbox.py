@@ -35,7 +35,7 @@ class Mailbox:
         return "250 Message accepted for delivery"
 
     def to(self, address: str) -> list[EmailMessage]:
-        return [m for m in self.messages if address in str(m["To"])]
+        return [m for m in self.messages if str(m["To"]).lower() == address.lower()]
 
     def last_code(self, address: str) -> str:
         """The six-digit code of the last message to ``address``."""
