@@ -23,13 +23,13 @@ class KeyedRateThrottle(SimpleRateThrottle):
 
     def __init__(self, scope: str, key: str) -> None:
         self.scope = scope
-        self.key = key
+        self.named = key  # (not `key`: DRF keeps the cache key there)
         # The rates as they are now (a test may change them), as ScopedRateThrottle reads them.
         self.THROTTLE_RATES = FailOpenScopedRateThrottle.THROTTLE_RATES
         super().__init__()
 
     def get_cache_key(self, request: Request, view: Any) -> str:
-        ident = hashlib.sha256(self.key.encode()).hexdigest()
+        ident = hashlib.sha256(self.named.encode()).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
     def allow_request(self, request: Request, view: Any) -> bool:
