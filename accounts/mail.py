@@ -69,6 +69,21 @@ def reset_compose(*, to: str, name: str, username: str, code: str, language: str
     return Mail(to=to, subject=subject, body=body, kind="password_reset")
 
 
+def replaced_compose(*, to: str, name: str, username: str, new: str, language: str) -> Mail:
+    """The notice to the address a newly verified one replaced: a change made with a stolen
+    token does not go unseen by the owner of the old address."""
+    with translation.override(language):
+        subject = _("Your Baloot email address was changed")
+        body = _(
+            "Hello %(name)s,\n\n"
+            "The email address of the Baloot account %(username)s is now %(new)s; this "
+            "address is no longer used for it.\n\n"
+            "If you did not make this change, someone else may have signed in to your "
+            "account.\n"
+        ) % {"name": name, "username": username, "new": new}
+    return Mail(to=to, subject=subject, body=body, kind="email_replaced")
+
+
 # Set by accounts.apps (the task module imports this one, so it cannot be imported here).
 _enqueuer: Callable[[Mail], None] | None = None
 

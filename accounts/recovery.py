@@ -155,10 +155,11 @@ def email_change(*, user: User, email: str | None, language: str) -> None:
         )
 
 
-def email_verify(*, user: User, code: str) -> User:
-    """Confirm the pending address with its ``code``: it becomes the account's address.
-    ``InvalidCode`` for a wrong, used or expired code; ``EmailTaken`` if another account has
-    verified that address meanwhile (the code stays usable, nothing changes)."""
+def email_verify(*, user: User, code: str, language: str) -> User:
+    """Confirm the pending address with its ``code``: it becomes the account's address, and
+    the verified address it replaces, if any, is told so (in ``language`` unless the account
+    has its own). ``InvalidCode`` for a wrong, used or expired code; ``EmailTaken`` if another
+    account has verified that address meanwhile (the code stays usable, nothing changes)."""
     row = _code_check(user=user, purpose=CodePurpose.VERIFY_EMAIL, code=code)
     try:
         with transaction.atomic():
@@ -169,11 +170,22 @@ def email_verify(*, user: User, code: str) -> User:
             if taken.exists():
                 raise EmailTaken()
             _code_take(row)
+            previous = locked.email if locked.email_verified_at is not None else ""
             locked.email = row.email
             locked.email_verified_at = clock.now()
             locked.save(update_fields=["email", "email_verified_at"])
             # A reset code mailed to the old address no longer proves anything.
             EmailCode.objects.filter(user=locked, purpose=CodePurpose.PASSWORD_RESET).delete()
+            if previous and previous.lower() != row.email.lower():
+                mail.send_on_commit(
+                    mail.replaced_compose(
+                        to=previous,
+                        name=locked.display_name or locked.username,
+                        username=locked.username,
+                        new=mail.masked(row.email),
+                        language=locked.language or language,
+                    )
+                )
     except IntegrityError:
         # The unique verified address: another account verified it between the check and
         # the save.

@@ -4,6 +4,7 @@ the password reset are accounts' (``accounts.recovery``, ``accounts.api.recovery
 
 from __future__ import annotations
 
+from django.utils import translation
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -41,9 +42,12 @@ class EmailVerifyView(APIView):
         },
         summary="Verify your email address with the mailed code",
         description="The address set with `PATCH /me` (`email_pending`) becomes your `email`; "
-        "the answer is your profile. Password reset mails go to it from then on.",
+        "the answer is your profile. Password reset mails go to it from then on, and the "
+        "address it replaces, if any, is sent a notice of the change.",
     )
     def post(self, request: Request) -> Response:
         user = request_user(request)
         data = validated_body(EmailVerifyRequestSerializer, request.data)
-        return Response(profile_json(recovery.email_verify(user=user, code=data["code"])))
+        language = translation.get_language() or "en"  # the account's, else Accept-Language
+        verified = recovery.email_verify(user=user, code=data["code"], language=language)
+        return Response(profile_json(verified))

@@ -304,3 +304,22 @@ def test_deleting_the_account_erases_the_address_and_its_codes(
     _set_email(send, other)
     other.client.post(VERIFY, {"code": mailbox.last_code(ADDRESS)}, format="json")
     assert User.objects.get(pk=other.id).email == ADDRESS
+
+
+def test_the_address_a_new_one_replaces_is_told_in_the_account_language(
+    make_player: Callable[..., Player], mailbox: Mailbox, send: Callable[..., Any]
+) -> None:
+    """A token is enough to change the address (and so where resets go): the owner of the
+    old one hears of it."""
+    player = make_player()
+    _set_email(send, player)
+    send(player.client.post, VERIFY, {"code": mailbox.last_code(ADDRESS)})
+    assert len(mailbox.to(ADDRESS)) == 1  # the first address replaces none
+    send(player.client.patch, "/api/v1/me", {"email": "new@example.org", "language": "ar"})
+    send(player.client.post, VERIFY, {"code": mailbox.last_code("new@example.org")})
+    notice = mailbox.to(ADDRESS)[-1]
+    assert notice["Subject"].strip() == "تغيّر عنوان بريدك الإلكتروني في بلوت"
+    text = text_of(notice)
+    assert "n***@example.org" in text and "new@example.org" not in text
+    assert player.user.username in text
+    assert User.objects.get(pk=player.id).email == "new@example.org"
