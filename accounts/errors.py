@@ -81,3 +81,113 @@ class EmailTaken(DomainError):
     code = "email_taken"
     status = 409
     default_detail = _("That address is already verified on another account.")
+
+
+# --- Sign in with Apple and Google (accounts.providers, accounts.identities) ------------------
+
+
+class InvalidIdToken(DomainError):
+    """An ID token that is not one the provider signed for us: not a JWT, a signature that
+    does not verify against the provider's published keys, a key id it does not publish, an
+    algorithm other than RS256, another issuer, or a claim missing."""
+
+    code = "invalid_id_token"
+    status = 401
+    default_detail = _("The ID token is not valid.")
+
+
+class IdTokenExpired(DomainError):
+    code = "id_token_expired"
+    status = 401
+    default_detail = _("The ID token has expired; sign in with the provider again.")
+
+
+class WrongAudience(DomainError):
+    """Signed by the provider, but for another app: its ``aud`` is none of our client ids."""
+
+    code = "wrong_audience"
+    status = 401
+    default_detail = _("The ID token was issued for another app.")
+
+
+class NonceMismatch(DomainError):
+    """The nonce sent is not the one the token carries (Apple: its SHA-256), or the token
+    carries one and none was sent."""
+
+    code = "nonce_mismatch"
+    status = 401
+    default_detail = _("The nonce does not match the ID token.")
+
+
+class NonceReused(DomainError):
+    """A nonce already used to sign in: each is good for one sign-in."""
+
+    code = "nonce_reused"
+    status = 401
+    default_detail = _("This nonce was already used; sign in with the provider again.")
+
+
+class ProviderNotConfigured(DomainError):
+    """The operator set no client id for this provider (AUTH_APPLE_CLIENT_IDS, ...)."""
+
+    code = "provider_not_configured"
+    status = 404
+    default_detail = _("This server does not offer sign-in with this provider.")
+
+
+class ProviderUnavailable(DomainError):
+    """The provider's keys could not be fetched (the key server is down, slow or answers
+    nonsense) and none are cached: nothing can be verified for now."""
+
+    code = "provider_unavailable"
+    status = 503
+    default_detail = _("The sign-in provider cannot be reached; try again shortly.")
+
+    def __init__(self, retry_after: int = 10) -> None:
+        super().__init__()
+        self.retry_after = max(1, retry_after)
+
+
+class IdentityInUse(DomainError):
+    """Linking an identity that already signs in to another account."""
+
+    code = "identity_in_use"
+    status = 409
+    default_detail = _("This sign-in is already linked to another account.")
+
+
+class ProviderAlreadyLinked(DomainError):
+    """Linking a second identity of a provider the account already has one of."""
+
+    code = "provider_already_linked"
+    status = 409
+    default_detail = _("Your account is already linked to another account of this provider.")
+
+
+class IdentityNotLinked(DomainError):
+    code = "identity_not_linked"
+    status = 404
+    default_detail = _("Your account is not linked to this provider.")
+
+
+class LastSignInMethod(DomainError):
+    """Unlinking the only way into an account that has no password."""
+
+    code = "last_sign_in_method"
+    status = 409
+    default_detail = _("This is the only way into your account; link another provider first.")
+
+
+class WrongIdentity(DomainError):
+    """The sign-in confirming a deletion is valid but not one of the account's identities.
+    400, as a wrong password there: the caller's token is fine."""
+
+    code = "wrong_identity"
+    status = 400
+    default_detail = _("That sign-in is not one of your account's.")
+
+    def __init__(self) -> None:
+        detail = str(self.default_detail)
+        super().__init__(
+            detail, errors=[{"field": "id_token", "code": self.code, "detail": detail}]
+        )

@@ -175,3 +175,53 @@ class EmailCode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.purpose} code of {self.user_id}"
+
+
+class IdentityProvider(models.TextChoices):
+    APPLE = "apple", "Apple"
+    GOOGLE = "google", "Google"
+
+
+class Identity(models.Model):
+    """An account at Apple or Google that signs in to ``user``: the provider's stable subject
+    (``sub``) for our app. Erased with the account (``accounts.services.account_delete``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="identities"
+    )
+    provider = models.CharField(max_length=16, choices=IdentityProvider.choices)
+    subject = models.CharField(max_length=255)
+    # The address the provider vouches for (``email_verified``), as of the latest sign-in;
+    # blank when it vouched for none. Kept here only: the account's own email is not this.
+    email = models.EmailField(blank=True)
+    linked_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "identities"
+        constraints = [
+            models.UniqueConstraint(fields=["provider", "subject"], name="identity_unique"),
+            # DELETE /me/identities/{provider} names one.
+            models.UniqueConstraint(fields=["user", "provider"], name="identity_one_per_provider"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider} identity of {self.user_id}"
+
+
+class UsedNonce(models.Model):
+    """A nonce that signed someone in, kept until its ID token expires: a token replayed with
+    it is refused (``nonce_reused``), and after the token's expiry the token itself is refused.
+    ``digest`` is the SHA-256 of the nonce claim, so nothing here can be replayed either."""
+
+    provider = models.CharField(max_length=16, choices=IdentityProvider.choices)
+    digest = models.CharField(max_length=64)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["provider", "digest"], name="used_nonce_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider} nonce {self.digest[:8]}"

@@ -27,7 +27,7 @@ from core.errors import InvalidInput
 
 from .authentication import AccountSanctioned
 from .lockout import LoginLocked
-from .models import AuthToken, EmailCode, User, hash_token
+from .models import AuthToken, EmailCode, Identity, User, hash_token
 from .selectors import sanction_active_for
 
 
@@ -168,11 +168,11 @@ def account_delete(*, request: HttpRequest, user: User, password: str) -> None:
     The row stays, for the seats, records and other players' statistics that refer to it;
     what identified the person is erased: username (replaced by ``deleted-<id>``, so the old
     one is free to register again), display name (blank: seats show the anonymous username),
-    email (verified, and its mailed codes), names, language, last login; the password becomes
-    unusable, the account inactive (so a session or an open WebSocket, re-checked, ends),
-    every token is revoked. Failed
-    login records kept under the old username (django-axes) and the admin's history of the
-    account, which repeats its old name, are cleared too.
+    email (and its mailed codes), names, language, last login, the Apple and Google
+    identities; the password becomes unusable, the account inactive (so a session or an open
+    WebSocket, re-checked, ends), every token is revoked. Failed login records kept under the
+    old username (django-axes) and the admin's history of the account, which repeats its old
+    name, are cleared too.
 
     Then ``AccountDeleted`` is emitted, in the same transaction: the apps above accounts
     clean up what they keep (games frees or hands over the seats, push removes devices).
@@ -184,19 +184,27 @@ def account_delete(*, request: HttpRequest, user: User, password: str) -> None:
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.password != checked:
             raise WrongPassword("password")
-        old_username = locked.get_username()
-        _personal_data_erase(locked)
-        # Mailed codes name the address (accounts.recovery): erased with it.
-        EmailCode.objects.filter(user=locked).delete()
-        AuthToken.objects.filter(user=locked, revoked_at__isnull=True).update(
-            revoked_at=timezone.now()
-        )
-        for records in (AccessAttempt, AccessFailureLog, AccessLog):
-            records.objects.filter(username=old_username).delete()
-        LogEntry.objects.filter(
-            content_type=ContentType.objects.get_for_model(User), object_id=str(locked.pk)
-        ).update(object_repr=str(locked))
-        events.emit(AccountDeleted(user_id=locked.pk))
+        account_erase(locked)
+
+
+def account_erase(locked: User) -> None:
+    """What deleting an account does once it is confirmed (``account_delete`` above, or a
+    fresh sign-in: ``accounts.identities.account_delete_by_sign_in``); inside the caller's
+    transaction, ``locked`` the user's row locked in it."""
+    old_username = locked.get_username()
+    _personal_data_erase(locked)
+    # Apple and Google sign-ins go: the person's identities at them are personal data, and
+    # a new sign-in with one makes a new account.
+    Identity.objects.filter(user=locked).delete()
+    # Mailed codes name the address (accounts.recovery): erased with it.
+    EmailCode.objects.filter(user=locked).delete()
+    AuthToken.objects.filter(user=locked, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    for records in (AccessAttempt, AccessFailureLog, AccessLog):
+        records.objects.filter(username=old_username).delete()
+    LogEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(User), object_id=str(locked.pk)
+    ).update(object_repr=str(locked))
+    events.emit(AccountDeleted(user_id=locked.pk))
 
 
 def _personal_data_erase(user: User) -> None:

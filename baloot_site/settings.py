@@ -323,6 +323,22 @@ AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # without bound (and make axes create a session for every API login).
 AXES_DISABLE_ACCESS_LOG = True
 
+# --- Sign in with Apple and Google (accounts/providers.py) ----------------------------------
+
+# The app's client ids each provider issues ID tokens for (an ID token's `aud` must be one):
+# Apple, the app's bundle id (and a Services ID for the web); Google, the OAuth client ids of
+# the Android, iOS and web apps. Empty: that provider's sign-in answers 404
+# `provider_not_configured`.
+AUTH_APPLE_CLIENT_IDS = env.list("AUTH_APPLE_CLIENT_IDS", default=[])
+AUTH_GOOGLE_CLIENT_IDS = env.list("AUTH_GOOGLE_CLIENT_IDS", default=[])
+# Where each provider publishes the keys its ID tokens are signed with (a JWKS). Fetched
+# through the outbound guard (core/outbound.py: public addresses, plus
+# OUTBOUND_ALLOWED_NETWORKS), with timeouts, and cached per process.
+AUTH_APPLE_JWKS_URL = env.str("AUTH_APPLE_JWKS_URL", default="https://appleid.apple.com/auth/keys")
+AUTH_GOOGLE_JWKS_URL = env.str(
+    "AUTH_GOOGLE_JWKS_URL", default="https://www.googleapis.com/oauth2/v3/certs"
+)
+
 # --- REST framework and the OpenAPI contract ------------------------------------------------
 
 REST_FRAMEWORK = {

@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
+from accounts.api import identities as identity_views
 from accounts.api import recovery as account_recovery
 from accounts.api import views as account_views
 from baloot_site import health, metrics
@@ -40,10 +41,17 @@ api_v1 = [
         account_recovery.PasswordResetConfirmView.as_view(),
         name="auth-password-reset-confirm",
     ),
+    path("auth/apple", identity_views.AppleSignInView.as_view(), name="auth-apple"),
+    path("auth/google", identity_views.GoogleSignInView.as_view(), name="auth-google"),
     path("me", me.MeView.as_view(), name="me"),
     path("me/password", account_views.PasswordView.as_view(), name="me-password"),
     path("me/email/verify", me_email.EmailVerifyView.as_view(), name="me-email-verify"),
     path("me/matches", me.InboxView.as_view(), name="me-matches"),
+    path(
+        "me/identities/<str:provider>",
+        identity_views.IdentityView.as_view(),
+        name="me-identity",
+    ),
     path("me/devices", push_api.DevicesView.as_view(), name="me-devices"),
     path("me/devices/<int:pk>", push_api.DeviceView.as_view(), name="me-device"),
     path("me/notifications", push_api.NotificationPreferencesView.as_view(), name="me-push"),

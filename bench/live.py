@@ -135,8 +135,11 @@ async def _play(
     stop: float,
     rng: random.Random,
     sink: dict[str, list[float]] | None,
+    moves: list[float] | None = None,
 ) -> int:
-    """Play the human seat from the stream until the match ends or ``stop``; messages seen."""
+    """Play the human seat from the stream until the match ends or ``stop``; messages seen.
+    ``moves`` collects the commit time of every move item the seat receives (a seat sees each
+    move as it commits)."""
     answered: set[int] = set()
     last_arrival: float | None = None
     seen = 0
@@ -150,6 +153,8 @@ async def _play(
         message = json.loads(raw)
         if message["type"] == "move":
             item = message["item"]
+            if moves is not None:
+                moves.append(_stamp(item["created_at"]))
             if sink is not None:
                 sink["commit_to_client"].append(now - _stamp(item["created_at"]))
                 if item["actor"] == "bot" and last_arrival is not None:
@@ -231,6 +236,32 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(root: int) -> float:
+    """User + system CPU seconds of ``root`` and every live process under it (a Celery
+    worker's pool processes are its children), from /proc."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            # The command name (field 2) may hold spaces; the fields after its ")" do not.
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended while we read
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICK
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += times.get(pid, 0.0)
+        todo.extend(child for child, parent in parents.items() if parent == pid)
+    return total
+
+
 async def idle(server_pid: int, count: int) -> None:
     token = _register(1)
     await asyncio.sleep(1)
@@ -265,7 +296,7 @@ async def idle(server_pid: int, count: int) -> None:
     await asyncio.gather(*(ws.close() for ws in held), return_exceptions=True)
 
 
-async def fanout(tables: int, seconds: float) -> None:
+async def fanout(tables: int, seconds: float, server_pid: int, worker_pid: int) -> None:
     token = _register(2)
     watchers = [_register(3 + n) for n in range(3)]
     matches = []
@@ -290,8 +321,15 @@ async def fanout(tables: int, seconds: float) -> None:
             )
     counts = [0] * len(sockets)
     lags: list[float] = []
+    committed: list[float] = []  # commit times of the move items the seated players saw
     start = time.time()
     stop = start + seconds
+    # Where the CPU goes while it runs: whether delivery (the web process) or committing
+    # moves (the worker's bots) is what bounds the messages a second.
+    cpu_before = _cpu_seconds(server_pid), _cpu_seconds(worker_pid), time.process_time()
+    print(
+        f"3. fan-out: {len(sockets)} clients connected, measuring for {seconds:.0f} s", flush=True
+    )
 
     async def watch(index: int) -> None:
         ws = sockets[index]
@@ -308,7 +346,7 @@ async def fanout(tables: int, seconds: float) -> None:
 
     rng = random.Random(2)
     players = [
-        _play(sockets[4 * n], token, match_id, stop, rng, None)
+        _play(sockets[4 * n], token, match_id, stop, rng, None, committed)
         for n, match_id in enumerate(matches)
     ]
     played = await asyncio.gather(
@@ -316,11 +354,22 @@ async def fanout(tables: int, seconds: float) -> None:
     )
     total = sum(counts) + sum(p for p in played[: len(matches)] if isinstance(p, int))
     took = time.time() - start
+    web = _cpu_seconds(server_pid) - cpu_before[0]
+    bots = _cpu_seconds(worker_pid) - cpu_before[1]
+    clients = time.process_time() - cpu_before[2]
+    cores = os.cpu_count() or 1
+    moved = sum(1 for at in committed if at >= start)  # not the catch-up on connecting
     print(
         f"3. fan-out: {len(sockets)} clients on {tables} tables for {took:.0f} s: {total} "
         f"messages, {total / took:.0f} messages/s delivered"
     )
     print(_line("watchers, commit -> client", lags))
+    print(
+        f"   CPU meanwhile ({cores} cores x {took:.0f} s = {cores * took:.0f} core-s): "
+        f"web {web:.1f} s ({1000 * web / max(1, total):.2f} ms a message delivered); "
+        f"worker {bots:.1f} s ({1000 * bots / max(1, moved):.1f} ms a move committed, "
+        f"{moved} moves, {moved / took:.1f}/s); these clients {clients:.1f} s"
+    )
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
 
 
@@ -450,7 +499,7 @@ def main() -> None:
         if "idle" in wanted and args.idle:
             asyncio.run(idle(server.pid, args.idle))
         if "fanout" in wanted and args.tables:
-            asyncio.run(fanout(args.tables, args.seconds))
+            asyncio.run(fanout(args.tables, args.seconds, server.pid, worker.pid))
         if "spectators" in wanted and args.spectators:
             asyncio.run(spectators(args.spectators, args.seconds))
     finally:

@@ -119,6 +119,20 @@ def _message(name: str, title: str, summary: str, payload: dict[str, Any]) -> di
     return {"name": name, "title": title, "summary": summary, "payload": payload}
 
 
+def server(host: str, *, secure: bool) -> dict[str, Any]:
+    """The server entry for the host that serves the document: the streams are on the API's
+    own host and port (``ws``, or ``wss`` behind TLS)."""
+    return {
+        "host": host,
+        "protocol": "wss" if secure else "ws",
+        "description": "The host that served this document: the API and the streams on one port.",
+        "security": [
+            {"$ref": "#/components/securitySchemes/bearer"},
+            {"$ref": "#/components/securitySchemes/ticket"},
+        ],
+    }
+
+
 def document() -> dict[str, Any]:
     openapi = SchemaGenerator().get_schema(request=None, public=True)
     shared = _schemas_needed(openapi["components"]["schemas"], ["MatchView", "MoveLogEntry"])
@@ -148,6 +162,39 @@ def document() -> dict[str, Any]:
             "view": {
                 "$ref": "#/components/schemas/MatchView",
                 "description": "Exactly the body of `GET /api/v1/matches/{id}` for you.",
+            },
+        },
+    }
+    schemas["RevealMessage"] = {
+        "type": "object",
+        "description": "Another seat's declaration comes as a `move` item with its cards "
+        "hidden (`cards` null) while trick 1 of its round is open. The move that completes "
+        "trick 1 makes them public: right before that move's item, the stream sends this "
+        "message to every reader it sent any of them hidden, with those declarations as "
+        "`GET /api/v1/matches/{id}/moves` shows them now. Replace the items of your log that "
+        "have the same `seq`: a log built from the stream then equals `GET /moves`. Sent "
+        "before the move's item, so a reader that received the item has received this too, "
+        "and resuming with `since` set to the last `move` item's version never skips one (a "
+        "reader resuming from before it gets it again: replacing by `seq` makes that "
+        "harmless). A reader that gets a declaration only after trick 1 (a spectator, or one "
+        "resuming from before it) gets it with its cards and no reveal.",
+        "required": ["type", "match_id", "version", "items"],
+        "additionalProperties": False,
+        "properties": {
+            "type": {"const": "reveal"},
+            "match_id": {"type": "integer"},
+            "version": {
+                "type": "integer",
+                "description": "The version of the move that completed trick 1 (its `move` "
+                "item follows): the declared cards are public from this version on.",
+            },
+            "items": {
+                "type": "array",
+                "minItems": 1,
+                "description": "The round's declarations by seats other than yours (every "
+                "seat's, for a spectator), each exactly the item of `GET /moves` now, with "
+                "its own `seq` and `version`.",
+                "items": {"$ref": "#/components/schemas/MoveLogEntry"},
             },
         },
     }
@@ -216,6 +263,16 @@ def document() -> dict[str, Any]:
         "description": "A ticket from POST /api/v1/auth/ws-ticket. Ignored when an "
         "`Authorization` header is sent.",
     }
+    # The upgrade's headers, the same on both channels.
+    headers = {
+        "type": "object",
+        "properties": {
+            "Authorization": {
+                "type": "string",
+                "description": "`Bearer <token>` (or `?ticket=` instead, from a browser).",
+            }
+        },
+    }
     return {
         "asyncapi": "3.0.0",
         "info": {
@@ -228,17 +285,7 @@ def document() -> dict[str, Any]:
             ),
         },
         "defaultContentType": "application/json",
-        "servers": {
-            "local": {
-                "host": "127.0.0.1:8000",
-                "protocol": "ws",
-                "description": "`make run`: the API and the streams on one port.",
-                "security": [
-                    {"$ref": "#/components/securitySchemes/bearer"},
-                    {"$ref": "#/components/securitySchemes/ticket"},
-                ],
-            }
-        },
+        "servers": {"api": server("127.0.0.1:8000", secure=False)},
         "channels": {
             "match": {
                 "address": "/ws/v1/matches/{match_id}",
@@ -247,7 +294,11 @@ def document() -> dict[str, Any]:
                     "On connect: every move-log item after `since` (all if absent) as `move` "
                     "messages, in order, then one `view`. After every committed version: that "
                     "version's move items (none for versions that are not moves), then one "
-                    "`view`. Versions never go backwards; a slow client may receive one `view` "
+                    "`view`. When trick 1 of a round is complete, a `reveal` comes right "
+                    "before that move's item to a reader who was sent another seat's "
+                    "declaration of the round with its cards hidden: the declarations as "
+                    "`GET /moves` now shows them, to replace by `seq`. Versions never go "
+                    "backwards; a slow client may receive one `view` "
                     "covering several versions, but never misses a `move` item (a client that "
                     "stops reading holds no queue on the server: what commits meanwhile comes, "
                     "once it reads again, as the move items it missed, in order, then one "
@@ -282,19 +333,12 @@ def document() -> dict[str, Any]:
                             # Any other parameter closes with 4400.
                             "additionalProperties": False,
                         },
-                        "headers": {
-                            "type": "object",
-                            "properties": {
-                                "Authorization": {
-                                    "type": "string",
-                                    "description": "`Bearer <token>`.",
-                                }
-                            },
-                        },
+                        "headers": headers,
                     }
                 },
                 "messages": {
                     "move": {"$ref": "#/components/messages/move"},
+                    "reveal": {"$ref": "#/components/messages/reveal"},
                     "view": {"$ref": "#/components/messages/view"},
                     "chat": {"$ref": "#/components/messages/chat"},
                 },
@@ -312,6 +356,7 @@ def document() -> dict[str, Any]:
                             # Any other parameter (`since` included) closes with 4400.
                             "additionalProperties": False,
                         },
+                        "headers": headers,
                     }
                 },
                 "messages": {"inbox": {"$ref": "#/components/messages/inbox"}},
@@ -321,9 +366,10 @@ def document() -> dict[str, Any]:
             "receiveMatch": {
                 "action": "receive",
                 "channel": {"$ref": "#/channels/match"},
-                "summary": "Move items, views and table chat of one match.",
+                "summary": "Move items, reveals, views and table chat of one match.",
                 "messages": [
                     {"$ref": "#/channels/match/messages/move"},
+                    {"$ref": "#/channels/match/messages/reveal"},
                     {"$ref": "#/channels/match/messages/view"},
                     {"$ref": "#/channels/match/messages/chat"},
                 ],
@@ -343,6 +389,12 @@ def document() -> dict[str, Any]:
                     "A move-log item",
                     "One new item of the match's move log.",
                     {"$ref": "#/components/schemas/MoveMessage"},
+                ),
+                "reveal": _message(
+                    "reveal",
+                    "Declared cards made public",
+                    "Trick 1 is complete: the declarations you were sent hidden, with their cards.",
+                    {"$ref": "#/components/schemas/RevealMessage"},
                 ),
                 "view": _message(
                     "view",
@@ -388,5 +440,8 @@ def _cached() -> dict[str, Any]:
 
 @require_GET
 def asyncapi_view(request: HttpRequest) -> JsonResponse:
-    # Public like /api/schema/: the contract is no secret.
-    return JsonResponse(_cached(), json_dumps_params={"ensure_ascii": False})
+    # Public like /api/schema/: the contract is no secret. The document is built once per
+    # process; only its server, the host and scheme this request came by (``get_host`` checks
+    # it against ALLOWED_HOSTS), is the request's, in a shallow copy.
+    body = {**_cached(), "servers": {"api": server(request.get_host(), secure=request.is_secure())}}
+    return JsonResponse(body, json_dumps_params={"ensure_ascii": False})

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from collections import Counter
 from collections.abc import Callable, Coroutine
@@ -39,7 +40,7 @@ from games import selectors
 from games.api import bodies
 from games.errors import MatchNotFound
 from games.models import Match
-from live import auth, relay, renders
+from live import auth, relay, renders, watching
 from players.api import chat as chat_api
 from players.selectors import chat as chat_selectors
 
@@ -55,6 +56,9 @@ log = logging.getLogger(__name__)
 _open: Counter[int] = Counter()
 # Every authenticated connection of this process, for the watcher below.
 _streams: set[_Stream] = set()
+# Seated players' match streams of this process, by (user, match): what live.watching marks
+# in the shared cache, so push stays quiet for a match its player watches.
+_watched: Counter[tuple[int, int]] = Counter()
 # Per event loop, weakly (a loop's id may be reused once it is gone).
 _watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
     weakref.WeakKeyDictionary()
@@ -187,6 +191,25 @@ def _watch_started() -> None:
         _watchers[loop] = loop.create_task(_watch(), name="live-watch")
 
 
+async def _watching_open(pair: tuple[int, int]) -> None:
+    _watched[pair] += 1
+    try:
+        await _read_off_thread(watching.watching_mark)([pair])
+    except Exception:  # the cache is down: the player may get a push too many, nothing worse
+        log.exception("live: marking %s as watched failed", pair)
+
+
+async def _watching_close(pair: tuple[int, int]) -> None:
+    _watched[pair] -= 1
+    if _watched[pair] > 0:
+        return
+    del _watched[pair]
+    try:
+        await _read_off_thread(watching.watching_clear)(*pair)
+    except Exception:  # the mark lapses by itself within WATCH_SECONDS
+        log.exception("live: clearing the watch of %s failed", pair)
+
+
 def _match_versions(match_ids: set[int]) -> dict[int, int]:
     ids = sorted(match_ids)
     out: dict[int, int] = {}
@@ -203,8 +226,16 @@ async def _watch() -> None:
     connections are open."""
     standings = _read_off_thread(auth.standings)
     versions_of = _read_off_thread(_match_versions)
+    renew = _read_off_thread(watching.watching_mark)
+    renewed = time.monotonic()
     while True:
         await asyncio.sleep(float(settings.LIVE["RECHECK_SECONDS"]))
+        if _watched and time.monotonic() - renewed >= watching.RENEW_SECONDS:
+            renewed = time.monotonic()
+            try:
+                await renew(list(_watched))  # one write for every pair of the process
+            except Exception:
+                log.exception("live: renewing the watched matches failed")
         streams = [s for s in _streams if s.caller is not None]
         if not streams:
             continue
@@ -400,6 +431,8 @@ class MatchStream(_Stream):
     and, to a seated viewer, the table's chat sent after the connection opened."""
 
     QUERY = frozenset({"since", "ticket"})
+    # (user, match) while this seated player's connection counts as watching (live.watching).
+    _watched: tuple[int, int] | None = None
 
     async def opened(self, user: User) -> bool:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -423,11 +456,15 @@ class MatchStream(_Stream):
         group = relay.match_group(self.match_id)
         await _hub(self.channel_layer).join(group, self)
         self._hub_groups = [group]
+        self.seated = False
         try:
             await self._pass()
         except MatchNotFound:
             await self.refuse(auth.NOT_VISIBLE)
             return False
+        if self.seated:
+            self._watched = (user.pk, self.match_id)
+            await _watching_open((user.pk, self.match_id))
         self._spawn(self._pump)
         return True
 
@@ -435,6 +472,9 @@ class MatchStream(_Stream):
         groups, self._hub_groups = getattr(self, "_hub_groups", []), []
         for group in groups:
             await _hub(self.channel_layer).leave(group, self)
+        pair, self._watched = self._watched, None
+        if pair is not None:
+            await _watching_close(pair)
         await super()._leave_groups()
 
     async def live_note(self, note: relay.Note) -> None:
@@ -568,6 +608,7 @@ class MatchStream(_Stream):
         when a page of items does not reach the version read, that page only (the version of
         its last item, no view); or None when the view was sent and nothing has moved since."""
         viewed = selectors.viewed_match_for(self.match_id, self.user)
+        self.seated = viewed.seat_index is not None
         self.read_version = viewed.header.live_version
         version = viewed.header.version  # an outsider's: the cut's
         if self.sent_view and version <= self.sent_version:
@@ -575,7 +616,11 @@ class MatchStream(_Stream):
         # Only items up to the version read (``move_log`` stops there): a move committed after
         # the match row was read is left for the next pass, so the items and the view agree.
         page = bodies.move_log(viewed, self.sent_version, limit=PAGE)
-        items = [renders.move_message(self.match_id, item) for item in page]
+        items = renders.with_reveals(
+            [(item["version"], renders.move_message(self.match_id, item)) for item in page],
+            renders.revealed(viewed, self.sent_version, page),
+            self.sent_version,
+        )
         if len(page) == PAGE and page[-1]["version"] < version:
             return page[-1]["version"], items, None
         view = renders.view_message(self.match_id, version, bodies.match_view(viewed))

@@ -71,6 +71,61 @@ def view_message(match_id: int, version: int, view: dict[str, Any]) -> str:
     return encode({"type": "view", "match_id": match_id, "version": version, "view": view})
 
 
+def reveal_message(match_id: int, version: int, items: list[dict[str, Any]]) -> str:
+    return encode({"type": "reveal", "match_id": match_id, "version": version, "items": items})
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """A ``reveal`` message: one round's declarations, public since ``version`` (the move that
+    completed the round's trick 1), encoded. A reader who was sent a move item at ``first`` or
+    later before ``version`` holds at least one of them hidden and needs it; one who was not
+    gets them, if at all, as move items already showing their cards."""
+
+    version: int
+    first: int
+    text: str
+
+    def wanted_after(self, after: int) -> bool:
+        return self.first <= after < self.version
+
+
+def revealed(viewed: ViewedMatch, after: int, items: list[dict[str, Any]]) -> list[Revealed]:
+    """The reveals of the declarations made public by one of ``items`` (the move items after
+    version ``after``, rendered for the viewer of ``viewed``). Only a card play completes a
+    trick, so a run of items without one reveals nothing and costs no query."""
+    if not any(item["type"] == "play" for item in items):
+        return []
+    match_id, until = viewed.header.id, items[-1]["version"]
+    return [
+        Revealed(version, first, reveal_message(match_id, version, shown))
+        for version, first, shown in bodies.declarations_revealed(viewed, after, until)
+    ]
+
+
+def with_reveals(
+    items: list[tuple[int, str]] | tuple[tuple[int, str], ...],
+    reveals: list[Revealed] | tuple[Revealed, ...],
+    after: int,
+) -> list[str]:
+    """The texts of the move items after ``after``, each reveal a reader at ``after`` needs
+    placed right before the item of the move that made it public: a client that received that
+    item has received the reveal too, so resuming with ``since`` = the last move item's version
+    never skips one."""
+    wanted = [r for r in reveals if r.wanted_after(after)]
+    out: list[str] = []
+    for version, text in items:
+        if version <= after:
+            continue
+        while wanted and wanted[0].version <= version:
+            out.append(wanted.pop(0).text)
+        out.append(text)
+    # Not reached for a reveal inside the items (its move is one of them); kept for safety so
+    # a reveal is never dropped.
+    out.extend(r.text for r in wanted)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Frame:
     """One perspective's messages at one read: the move items with versions in
@@ -80,13 +135,17 @@ class Frame:
     base: int
     items: tuple[tuple[int, str], ...]  # (the item's version, its message's text)
     view: str
+    # The declarations made public by a move in ``(base, version]``: each goes to the readers
+    # that hold them hidden (``Revealed.wanted_after``), so the texts stay shared.
+    reveals: tuple[Revealed, ...] = ()
 
     def items_after(self, after: int) -> list[str] | None:
-        """The messages of the items after version ``after``; None if this frame does not
-        cover them all (``after`` is before its base)."""
+        """The messages of the items after version ``after``, with the reveals a reader at
+        ``after`` needs; None if this frame does not cover them all (``after`` is before its
+        base)."""
         if after < self.base:
             return None
-        return [text for version, text in self.items if version > after]
+        return with_reveals(self.items, self.reveals, after)
 
 
 @dataclass(eq=False)
@@ -138,15 +197,19 @@ class Read:
             viewed = self._as_seen_by(seat)
             match_id, version = viewed.header.id, viewed.header.version
             items: list[tuple[int, str]] = []
+            reveals: list[Revealed] = []
             after = base
             while True:
                 page = bodies.move_log(viewed, after, limit=PAGE)
                 items.extend((item["version"], move_message(match_id, item)) for item in page)
+                reveals.extend(revealed(viewed, after, page))
                 if len(page) < PAGE:
                     break
                 after = page[-1]["version"]
             view = view_message(match_id, version, bodies.match_view(viewed))
-        return Frame(version=version, base=base, items=tuple(items), view=view)
+        return Frame(
+            version=version, base=base, items=tuple(items), view=view, reveals=tuple(reveals)
+        )
 
 
 # Counted by the tests (one render serves a perspective's connections).

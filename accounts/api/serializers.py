@@ -1,12 +1,15 @@
 """Account request and response shapes."""
 
+from typing import Any
+
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.fields import get_error_detail
 
-from accounts.models import User
+from accounts.models import IdentityProvider, User
 from accounts.names import clean_display_name
 from accounts.services import DELETED_PREFIX
 from core.serializers import StrictCharField, StrictRegexField, StrictRequestSerializer
@@ -93,8 +96,39 @@ def new_password_check(user: User, password: str) -> None:
 
 class AccountDeleteRequestSerializer(StrictRequestSerializer):
     password = StrictCharField(
-        max_length=128, write_only=True, help_text="Your current password, to confirm."
+        max_length=128,
+        write_only=True,
+        required=False,
+        help_text="Your current password, to confirm. An account without one (made by "
+        "signing in with Apple or Google) confirms with a fresh sign-in instead: `provider`, "
+        "`id_token` and `nonce`, as `POST /auth/{provider}` takes them.",
     )
+    provider = serializers.ChoiceField(
+        choices=IdentityProvider.choices,
+        required=False,
+        help_text="The provider of the fresh sign-in confirming the deletion.",
+    )
+    id_token = StrictCharField(
+        max_length=8192, required=False, write_only=True, help_text="Its ID token."
+    )
+    nonce = StrictCharField(
+        max_length=256, required=False, write_only=True, help_text="Its nonce, if it used one."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The password, or a sign-in (provider and ID token); a missing one is named as a
+        missing field is."""
+        if "password" in attrs:
+            return attrs
+        wanted = ["provider", "id_token"] if {"provider", "id_token"} & set(attrs) else ["password"]
+        missing = {
+            name: [ErrorDetail(str(self.fields[name].error_messages["required"]), code="required")]
+            for name in wanted
+            if name not in attrs
+        }
+        if missing:
+            raise serializers.ValidationError(missing)
+        return attrs
 
 
 class UserViewSerializer(serializers.Serializer):

@@ -43,6 +43,19 @@ def move_log(viewed: selectors.ViewedMatch, after: int, limit: int) -> list[dict
     ]
 
 
+def declarations_revealed(
+    viewed: selectors.ViewedMatch, after: int, until: int
+) -> list[tuple[int, int, list[dict[str, Any]]]]:
+    """The declarations whose cards became public to the viewer with a move at a version in
+    ``(after, until]`` (``selectors.declarations_revealed``), each round's as a triple: the
+    version of the move that made them public, the version of the first of them, and the items
+    of GET /matches/{id}/moves that show them now."""
+    return [
+        (r.version, r.first, [_LOG_ENTRY.to_representation(e) for e in r.entries])
+        for r in selectors.declarations_revealed(viewed, after, until)
+    ]
+
+
 def move_log_page(
     entries: list[selectors.LogEntry], next_url: str | None, version: int
 ) -> dict[str, Any]:

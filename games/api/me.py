@@ -37,6 +37,7 @@ from accounts.api.serializers import (
 from accounts.api.throttling import throttle_key
 from accounts.api.views import LOCKED
 from accounts.authentication import BearerTokenAuthentication, request_user
+from accounts.identities import account_delete_by_sign_in, identities_json
 from accounts.models import User
 from core import docs
 from core.i18n import language_activate, preferred_language
@@ -60,6 +61,7 @@ def profile_json(user: User) -> dict[str, Any]:
         "email_pending": recovery.email_pending(user),
         "date_joined": user.date_joined,
         "stats": player_stats(user),
+        "identities": identities_json(user),
     }
 
 
@@ -185,17 +187,35 @@ class MeView(APIView):
         examples=[
             OpenApiExample(
                 "Delete my account", value={"password": "a long password"}, request_only=True
-            )
+            ),
+            OpenApiExample(
+                "Delete an account made by Sign in with Apple",
+                value={"provider": "apple", "id_token": "eyJraWQiOi...", "nonce": "a-fresh-nonce"},
+                request_only=True,
+            ),
         ],
         responses={
             204: None,
             **docs.errors(
                 (
                     400,
-                    "Invalid fields (`invalid`), or a wrong password (`wrong_password`).",
+                    "Invalid fields (`invalid`), a wrong password (`wrong_password`), or a "
+                    "sign-in that is not one of the account's (`wrong_identity`).",
                 ),
+                (
+                    401,
+                    "Not authenticated (`not_authenticated`, `authentication_failed`), or the "
+                    "confirming sign-in's ID token refused (`invalid_id_token`, "
+                    "`id_token_expired`, `wrong_audience`, `nonce_mismatch`, `nonce_reused`).",
+                ),
+                (404, "No sign-in with this provider here (`provider_not_configured`)."),
                 LOCKED,
-                base=docs.only(docs.AUTH_ERRORS, 401, 503),
+                (
+                    503,
+                    "The database is unavailable (`service_unavailable`), or the provider's "
+                    "keys cannot be fetched (`provider_unavailable`); retry.",
+                ),
+                base={},
             ),
         },
         summary="Delete your account",
@@ -203,14 +223,24 @@ class MeView(APIView):
         "close). Seats in waiting matches are freed; seats in running matches go to a bot "
         "for good; finished matches keep their records, your seat shown as `deleted-<id>`. "
         "Other players' statistics do not change. A suspended or banned account may be "
-        "deleted too. Your username becomes free to register again.",
+        "deleted too. Your username becomes free to register again. An account without a "
+        "password (made by signing in with Apple or Google) confirms with a fresh sign-in "
+        "with one of its identities instead.",
     )
     def delete(self, request: Request) -> Response:
         user = request_user(request)
         data = validated_body(AccountDeleteRequestSerializer, request.data)
-        account_services.account_delete(
-            request=request._request, user=user, password=data["password"]
-        )
+        if "password" in data:
+            account_services.account_delete(
+                request=request._request, user=user, password=data["password"]
+            )
+        else:
+            account_delete_by_sign_in(
+                user=user,
+                provider=data["provider"],
+                id_token=data["id_token"],
+                nonce=data.get("nonce"),
+            )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

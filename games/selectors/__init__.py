@@ -26,7 +26,9 @@ from games.selectors.lists import (
 from games.selectors.logs import (
     LogEntry,
     LoggedProject,
+    Reveal,
     ScoreSheetRow,
+    declarations_revealed,
     move_log_entries,
     score_sheet,
 )
@@ -54,9 +56,11 @@ __all__ = [
     "MatchHeader",
     "MatchRow",
     "MatchView",
+    "Reveal",
     "RoundView",
     "ScoreSheetRow",
     "ViewedMatch",
+    "declarations_revealed",
     "etag_for",
     "inbox_etag",
     "inbox_for",

@@ -57,9 +57,7 @@ def move_log_entries(viewed: ViewedMatch, after: int, limit: int) -> list[LogEnt
         ).order_by("seq")[:limit]
     )
     state = viewed.state
-    open_round = None
-    if state is not None and state.phase is not engine.Phase.FINISHED and not state.tricks:
-        open_round = state.round_no  # trick 1 of this round is not complete yet
+    open_round = _open_round(state)
     viewer_index = viewed.seat_index
     has_sawa = any(m.payload.get("type") == "sawa" for m in moves)
     revealed = _revealed_by_round(state) if has_sawa else {}
@@ -78,6 +76,98 @@ def move_log_entries(viewed: ViewedMatch, after: int, limit: int) -> list[LogEnt
         )
         for move in moves
     ]
+
+
+# A trick is complete with its fourth card: the round's fourth card play ends trick 1.
+_TRICK_CARDS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The declarations of one round whose cards a viewer was shown hidden (made by another
+    seat) and may see since ``version``: the move that completed the round's trick 1. A log
+    holding any of them as read at a version before ``version`` holds them hidden; read at
+    ``version`` or later, they are as ``entries`` shows them (cards and all)."""
+
+    round: int
+    version: int
+    # The version of the first of these declarations: a reader who had read past it before
+    # ``version`` holds at least one of them hidden.
+    first: int
+    entries: tuple[LogEntry, ...]
+
+
+def declarations_revealed(
+    viewed: ViewedMatch, after: int, until: int | None = None
+) -> list[Reveal]:
+    """The rounds whose trick 1 was completed by a move at a version in ``(after, until]``
+    (``until`` at most ``V``, the version the viewer sees; ``V`` if not given) and that hold
+    declarations by seats other than the viewer's (any seat's, for an outsider), each with
+    those declarations as ``move_log_entries`` shows them at ``V``: with their cards, trick 1
+    of their round being complete. Oldest first.
+
+    The log's own rule decides at ``V`` (``_open_round``): a round whose trick 1 is not
+    complete there gives nothing, so this never shows more than ``GET /moves`` would."""
+    header = viewed.header
+    last = header.version if until is None else min(until, header.version)
+    if last <= after:
+        return []
+    rounds = set(
+        Move.objects.filter(match_id=header.id, version__gt=after, version__lte=last).values_list(
+            "round_number", flat=True
+        )
+    )
+    if not rounds:
+        return []
+    viewer_index = viewed.seat_index
+    rules = engine.get_ruleset(header.ruleset)
+    open_round = _open_round(viewed.state)
+    by_round: dict[int, list[Move]] = {}
+    for move in Move.objects.filter(
+        match_id=header.id, round_number__in=sorted(rounds), version__lte=header.version
+    ).order_by("seq"):
+        by_round.setdefault(move.round_number, []).append(move)
+    out: list[Reveal] = []
+    for number, moves in sorted(by_round.items()):
+        if number == open_round:
+            continue  # trick 1 of this round is not complete at V: nothing is public yet
+        plays = 0
+        declared: list[Move] = []
+        completed: Move | None = None
+        for move in moves:
+            kind = move.payload.get("type")
+            if kind == "declare" and move.seat != viewer_index:
+                declared.append(move)
+            elif kind == "play":
+                plays += 1
+                if plays == _TRICK_CARDS:
+                    completed = move
+                    break
+        if completed is None or not after < completed.version <= last or not declared:
+            continue
+        entries = tuple(
+            LogEntry(
+                seq=move.seq,
+                version=move.version,
+                round=move.round_number,
+                seat=move.seat,
+                actor=move.actor,
+                move=engine.move_from_dict(move.payload, rules),
+                created_at=move.created_at,
+                cards_hidden=False,
+            )
+            for move in declared
+        )
+        out.append(Reveal(number, completed.version, declared[0].version, entries))
+    return out
+
+
+def _open_round(state: engine.GameState | None) -> int | None:
+    """The round whose trick 1 is not complete yet in ``state`` (its declarations' cards are
+    hidden from other seats), or None."""
+    if state is not None and state.phase is not engine.Phase.FINISHED and not state.tricks:
+        return state.round_no
+    return None
 
 
 def _revealed_by_round(

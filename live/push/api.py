@@ -135,6 +135,16 @@ class DeviceSerializer(serializers.Serializer):
         required=False, help_text="FCM and APNs devices: the token's last 8 characters."
     )
 
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # Declared here, not as an attribute: the preferences' serializer is built below.
+        return {
+            **super().get_fields(),
+            "notifications": PreferencesSerializer(
+                help_text="Pushed (true) or muted (false) on this device. The account's "
+                "preferences (`GET /me/notifications`) mute for every device besides."
+            ),
+        }
+
 
 class DeviceListSerializer(serializers.Serializer):
     results = DeviceSerializer(many=True)
@@ -269,8 +279,53 @@ class DevicesView(APIView):
         )
 
 
+class DevicePatchSerializer(StrictRequestSerializer):
+    notifications = PreferencesPatchSerializer(
+        help_text="The kinds to push (true) or mute (false) on this device; the others stay."
+    )
+
+
 class DeviceView(APIView):
     throttle_scope = "push"
+
+    @extend_schema(
+        operation_id="me_devices_retrieve",
+        responses={
+            200: DeviceSerializer,
+            **docs.errors((404, "No such device of yours (`not_found`)."), base=docs.AUTH_ERRORS),
+        },
+        summary="One of your push targets, with what it is pushed",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        device = services.device_of(user=request_user(request), device_id=pk)
+        return Response(services.device_json(device))
+
+    @extend_schema(
+        operation_id="me_devices_partial_update",
+        request=DevicePatchSerializer,
+        responses={
+            200: DeviceSerializer,
+            **docs.errors(
+                (400, "Invalid fields: not a boolean, or an unknown kind (`invalid`)."),
+                (404, "No such device of yours (`not_found`)."),
+                base=docs.AUTH_ERRORS,
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Quiet turns on this tablet",
+                value={"notifications": {"your_turn": False, "turn_nearly_spent": False}},
+                request_only=True,
+            )
+        ],
+        summary="Mute or unmute kinds of event on one device",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        data = validated_body(DevicePatchSerializer, request.data)
+        device = services.device_notifications_update(
+            user=request_user(request), device_id=pk, changes=data["notifications"]
+        )
+        return Response(services.device_json(device))
 
     @extend_schema(
         operation_id="me_devices_destroy",

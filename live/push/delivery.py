@@ -26,6 +26,7 @@ from django.db import transaction
 from accounts.models import User
 from core import clock, metrics
 from games.models import Match, MatchStatus
+from live import watching
 from live.push import limits, outbox
 from live.push.kinds import EventKind
 from live.push.models import Device, Notification, NotificationStatus
@@ -84,14 +85,25 @@ def _still_that_turn(row: Notification) -> bool:
     )
 
 
+def _skip(row: Notification, why: str) -> str:
+    Notification.objects.filter(pk=row.pk).update(status=NotificationStatus.SKIPPED, last_error=why)
+    return NotificationStatus.SKIPPED
+
+
 def notification_deliver(*, notification_id: int) -> str:
     """Deliver a pending, due row; returns its status afterwards (or ``"not_due"``)."""
     row = _claim(notification_id)
     if row is None:
         return "not_due"
     if row.kind == EventKind.TURN_NEARLY_SPENT and not _still_that_turn(row):
-        Notification.objects.filter(pk=row.pk).update(status=NotificationStatus.SKIPPED)
-        return NotificationStatus.SKIPPED
+        return _skip(row, "the turn was played")
+    if (
+        row.kind == EventKind.YOUR_TURN
+        and row.match_id is not None
+        and watching.is_watching(row.user_id, row.match_id)
+    ):
+        # The player holds the match's stream open: it told them already.
+        return _skip(row, "watching the match")
     outcome = Outcome()
     # The account's language wins; a device's (its registering Accept-Language) is the
     # fallback for an account that chose none.
@@ -100,6 +112,8 @@ def notification_deliver(*, notification_id: int) -> str:
     started = time.monotonic()
     out_of_time = False
     for device in devices.order_by("pk"):
+        if row.kind in device.muted:
+            continue  # muted on this device (PATCH /me/devices/{id}): not sent, not retried
         if out_of_time or time.monotonic() - started > settings.PUSH_DELIVERY_BUDGET_SECONDS:
             out_of_time = True
             outcome.defer(device.pk, 0.0)  # the next run carries on

@@ -32,6 +32,8 @@ class Device(models.Model):
     p256dh = models.CharField(max_length=200, blank=True)
     auth = models.CharField(max_length=64, blank=True)
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
+    # The kinds this device is not pushed (its owner's account-wide mutes apply besides).
+    muted = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -36,10 +36,33 @@ def device_register(
             language=language,
         )
         return device, True
+    if device.user_id != user.pk:
+        device.muted = []  # the previous owner's choice is not the new one's
     device.user = user
     device.p256dh, device.auth, device.language = p256dh, auth, language
-    device.save(update_fields=["user", "p256dh", "auth", "language"])
+    device.save(update_fields=["user", "p256dh", "auth", "language", "muted"])
     return device, False
+
+
+def device_of(*, user: User, device_id: int) -> Device:
+    device = Device.objects.filter(user=user, pk=device_id).first()
+    if device is None:
+        raise DeviceNotFound()
+    return device
+
+
+@transaction.atomic
+def device_notifications_update(*, user: User, device_id: int, changes: dict[str, bool]) -> Device:
+    """Push (true) or mute (false) kinds of event on one of the user's devices."""
+    device = Device.objects.select_for_update().filter(user=user, pk=device_id).first()
+    if device is None:
+        raise DeviceNotFound()
+    muted = set(device.muted)
+    for kind, enabled in changes.items():
+        (muted.discard if enabled else muted.add)(kind)
+    device.muted = sorted(muted)
+    device.save(update_fields=["muted"])
+    return device
 
 
 def device_delete(*, user: User, device_id: int) -> None:
@@ -70,6 +93,9 @@ def device_json(device: Device) -> dict[str, Any]:
         "platform": device.platform,
         "language": device.language,
         "created_at": device.created_at,
+        # Pushed (true) or muted (false) on this device; the account's preferences
+        # (`GET /me/notifications`) mute for every device besides.
+        "notifications": {kind.value: kind.value not in device.muted for kind in EventKind},
     }
     if device.platform == Platform.WEBPUSH:
         out["endpoint"] = device.address

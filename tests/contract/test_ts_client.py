@@ -2,7 +2,10 @@
 generates bindings from the live server's ``/api/schema/`` with its default options, the program
 in tests/clients/ts/src (openapi-fetch over those bindings, nothing hand-typed) is compiled with
 ``tsc --strict`` and plays whole matches, and every answer it received is validated against the
-schema by Ajv in strict mode.
+schema by Ajv in strict mode. Next to those bindings, Modelina generates the types of every
+stream message from the live ``/api/asyncapi/`` (``stream-types.mjs``); they compile under the
+same ``tsc --strict``, and a program typed by them (``src/streams.ts``) plays a match from the
+match streams alone, served by uvicorn (ASGI: HTTP and WebSockets on one port).
 
 The TypeScript side is installed by ``make test`` (``npm ci`` in tests/clients/ts). Nothing here
 loosens the generator, the compiler or the validator: when one of them stumbles, the schema is
@@ -23,7 +26,9 @@ from typing import Any
 
 import pytest
 
+from tests.live.test_asyncapi import _validator
 from tests.support import tiers
+from tests.support.live import ThreadServer
 from tests.support.workers import WorkerProcess
 
 pytestmark = pytest.mark.node
@@ -31,6 +36,8 @@ pytestmark = pytest.mark.node
 TS_CLIENT = Path(__file__).resolve().parents[1] / "clients" / "ts"
 NODE_MODULES = TS_CLIENT / "node_modules"
 TARGET = 1  # the lowest target the create serializer allows: one round decides the match
+# The stream match: long enough for a few rounds and declarations in them.
+STREAM_TARGET = 40
 
 
 @dataclass
@@ -40,8 +47,10 @@ class Build:
     tsc_ok: bool
     tsc_output: str = field(repr=False)
 
-    def node(self, script: str, *args: str, timeout: float) -> subprocess.CompletedProcess[str]:
-        return _run(["node", str(self.root / "dist" / script), *args], self.root, timeout)
+    def node(
+        self, script: str, *args: str, timeout: float, flags: tuple[str, ...] = ()
+    ) -> subprocess.CompletedProcess[str]:
+        return _run(["node", *flags, str(self.root / "dist" / script), *args], self.root, timeout)
 
 
 def _run(command: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
@@ -79,6 +88,12 @@ def ts_build(live_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Buil
         [str(bin_dir / "openapi-typescript"), "schema.json", "-o", "src/schema.d.ts"], root, 120
     )
     assert generated.returncode == 0, generated.stdout + generated.stderr
+    # The stream messages' types, from the AsyncAPI document, by Modelina.
+    with urllib.request.urlopen(f"{live_server.url}/api/asyncapi/") as answer:
+        (root / "asyncapi.json").write_bytes(answer.read())
+    shutil.copy(TS_CLIENT / "stream-types.mjs", root / "stream-types.mjs")
+    streams = _run(["node", "stream-types.mjs", "asyncapi.json", "src/stream.d.ts"], root, 120)
+    assert streams.returncode == 0, streams.stdout + streams.stderr
     # noEmitOnError is off, so the validator and the program exist even when the check fails;
     # the match tests refuse to run them unless the check passed.
     compiled = _run([str(bin_dir / "tsc"), "-p", ".", "--strict"], root, 300)
@@ -156,3 +171,47 @@ def test_one_human_plays_three_bots_through_the_ts_client(
 ) -> None:
     outcome = _play(ts_build, "bots", live_server.url, seed=11)
     assert outcome["moves"] > 0
+
+
+def test_the_stream_types_cover_every_message_of_the_asyncapi_document(ts_build: Build) -> None:
+    _require_compiled(ts_build)
+    generated = (ts_build.root / "src" / "stream.d.ts").read_text()
+    document = json.loads((ts_build.root / "asyncapi.json").read_text())
+    for message in document["components"]["messages"].values():
+        name = message["payload"]["$ref"].rsplit("/", 1)[-1]
+        assert f"export interface {name} {{" in generated, name
+    # The match channel's messages are one union, discriminated by `type`.
+    assert (
+        "export type Match = MoveMessage | RevealMessage | ViewMessage | ChatMessage;" in generated
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_humans_play_a_match_from_the_streams_with_the_generated_types(
+    ts_build: Build, stream_server: ThreadServer, no_throttling: None
+) -> None:
+    _require_compiled(ts_build)
+    out = ts_build.root / "streams-recording.json"
+    result = ts_build.node(
+        "streams.js",
+        *(stream_server.http, stream_server.url, str(out), str(STREAM_TARGET), "5"),
+        timeout=300,
+        flags=("--experimental-websocket",),  # Node 20's WebSocket
+    )
+    assert out.exists(), result.stdout + result.stderr
+    played = json.loads(out.read_text())
+    assert result.returncode == 0, played["failure"] or played["outcome"] or result.stderr
+    outcome = played["outcome"]
+    assert outcome["finished"] and outcome["moves"] > 0 and not outcome["findings"], outcome
+    # Each declaration a seat was sent hidden was shown again by a reveal.
+    assert outcome["revealed"] >= outcome["hidden"], outcome
+    # Every message each seat received is one the AsyncAPI document describes.
+    document = json.loads((ts_build.root / "asyncapi.json").read_text())
+    schemas = {
+        kind: _validator(document, f"{kind.capitalize()}Message")
+        for kind in ("move", "reveal", "view", "chat")
+    }
+    for messages in played["messages"]:
+        assert messages
+        for message in messages:
+            schemas[message["type"]].validate(message)

@@ -54,7 +54,7 @@ def test_the_official_parser_finds_no_error(document: dict[str, Any], tmp_path: 
     report = json.loads(run.stdout)
     assert report["valid"] and not report["errors"] and not report["warnings"], report
     assert report["channels"] == ["/ws/v1/matches/{match_id}", "/ws/v1/me"]
-    assert sorted(report["messages"]) == ["chat", "inbox", "move", "view"]
+    assert sorted(report["messages"]) == ["chat", "inbox", "move", "reveal", "view"]
 
 
 def test_it_describes_every_message_close_code_and_way_in(
@@ -89,6 +89,30 @@ def test_it_describes_every_message_close_code_and_way_in(
     assert "id" in chat["properties"] and "version" not in chat["properties"]
     ticket = openapi["paths"]["/api/v1/auth/ws-ticket"]["post"]
     assert {"201", "401", "403", "429"} <= set(ticket["responses"])
+
+
+def test_its_server_is_the_host_and_scheme_the_document_was_asked_on(
+    client: Any, settings: Any
+) -> None:
+    settings.ALLOWED_HOSTS = ["play.example", "127.0.0.1"]
+    plain = client.get("/api/asyncapi/", HTTP_HOST="127.0.0.1:8123").json()
+    assert plain["servers"] == {
+        "api": {**plain["servers"]["api"], "host": "127.0.0.1:8123", "protocol": "ws"}
+    }
+    behind_tls = client.get("/api/asyncapi/", HTTP_HOST="play.example", secure=True).json()
+    assert behind_tls["servers"]["api"]["host"] == "play.example"
+    assert behind_tls["servers"]["api"]["protocol"] == "wss"
+    # Only the server is the request's: the rest is the one document built per process.
+    assert {**plain, "servers": None} == {**behind_tls, "servers": None}
+    # A host the settings do not allow is refused, as everywhere else.
+    assert client.get("/api/asyncapi/", HTTP_HOST="evil.example").status_code == 400
+
+
+def test_both_channels_document_the_authorization_header(document: dict[str, Any]) -> None:
+    for name in ("match", "me"):
+        ws = document["channels"][name]["bindings"]["ws"]
+        assert "Authorization" in ws["headers"]["properties"], name
+        assert "ticket" in ws["query"]["properties"], name
 
 
 def _validator(document: dict[str, Any], name: str) -> Any:
@@ -134,6 +158,10 @@ def test_asgi_serves_swagger_ui_the_admin_assets_and_the_api(stream_server: Thre
         with urllib.request.urlopen(stream_server.http + path, timeout=10) as answer:
             assert answer.status == 200, path
             assert answer.read()
+    # Served on a port of its own, the document names that host and port as its server.
+    with urllib.request.urlopen(stream_server.http + "/api/asyncapi/", timeout=10) as answer:
+        served = json.load(answer)
+    assert served["servers"]["api"]["host"] == f"127.0.0.1:{stream_server.port}"
     player = player_register()
     match = create_match(player)
     assert (

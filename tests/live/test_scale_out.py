@@ -16,7 +16,7 @@ import pytest
 from channels.layers import channel_layers
 
 from tests.live.test_bots import BOTS, assert_same_log
-from tests.support.live import ProcessServer, Stream, log_of
+from tests.support.live import ProcessServer, Stream, log_from_stream, log_of
 from tests.support.players import create_match
 from tests.support.workers import WorkerProcess
 
@@ -95,8 +95,7 @@ def test_clients_on_either_process_hear_every_commit(
     assert posted_to["a"] and posted_to["b"]
     theirs.until_view(final, timeout=30)
     for stream, viewer in ((mine, human), (theirs, watcher)):
-        items = [m["item"] for m in stream.received if m["type"] == "move"]
-        assert_same_log(items, log_of(viewer, match_id))
+        assert_same_log(log_from_stream(stream.received), log_of(viewer, match_id))
     assert {i["actor"] for i in log_of(human, match_id)} >= {"bot", "human"}
     # The inbox on the other process heard of the human's turns and of the end.
     events: list[dict[str, Any]] = []

@@ -58,7 +58,9 @@ def test_every_message_to_every_persona_is_what_http_gives_that_persona(
     # outsider the spectator's version, one complete trick behind (tests/live/
     # test_spectator_stream.py); its stream sends nothing until that one moves.
     shown = [version] * len(personas)
-    hidden_seen = 0
+    hidden_seen = revealed_seen = 0
+    # Per persona: the declarations (seq: version) its stream sent with their cards hidden.
+    hidden_sent: list[dict[int, int]] = [{} for _ in personas]
     for step in range(36):
         if step < len(script):
             answer = play(players, match_id, *script[step])
@@ -73,13 +75,23 @@ def test_every_message_to_every_persona_is_what_http_gives_that_persona(
             if expected == shown[index]:
                 continue
             got = stream.until_view(expected)
-            *moves, last = got
-            assert [m["type"] for m in moves] == ["move"] * len(moves)
+            mine = http_views[index]["my_seat"]
+            *before, last = got
+            moves = [m for m in before if m["type"] == "move"]
+            reveals = [m for m in before if m["type"] == "reveal"]
+            assert len(moves) + len(reveals) == len(before), before
             assert {m["match_id"] for m in got} == {match_id}
             assert [m["item"] for m in moves] == _log(persona, match_id, shown[index])
+            # A reveal: declarations this stream sent hidden, as the HTTP log shows them now.
+            now = {item["seq"]: item for item in _log(persona, match_id, 0)}
+            for reveal in reveals:
+                assert not trick_one_open and reveal["version"] <= expected
+                for item in reveal["items"]:
+                    assert item == now[item["seq"]] and item["seat"] != mine
+                    assert hidden_sent[index].pop(item["seq"]) == item["version"]
+                    revealed_seen += 1
             assert last["version"] == expected and last["view"] == http_views[index]
             shown[index] = expected
-            mine = http_views[index]["my_seat"]
             if mine is None:
                 assert not _cards_shown(last["view"])
             for other, other_view in enumerate(http_views[:4]):
@@ -90,8 +102,11 @@ def test_every_message_to_every_persona_is_what_http_gives_that_persona(
                 if item["type"] == "declare" and item["seat"] != mine and trick_one_open:
                     assert all(p["cards"] is None for p in item["projects"]), item
                     hidden_seen += 1
+                    hidden_sent[index][item["seq"]] = item["version"]
         version = new
     assert hidden_seen, "no declaration was made while trick 1 was open: pick another seed"
+    # Every declaration sent hidden was revealed once trick 1 was complete, and no other.
+    assert revealed_seen == hidden_seen and not any(hidden_sent), hidden_sent
     # Once trick 1 is over, a resumed stream shows declared cards like the HTTP log does.
     again = Stream(f"{url}?since=0", outsider.token).until_view(shown[-1])
     assert [m["item"] for m in again[:-1]] == _log(outsider, match_id, 0)

@@ -123,6 +123,22 @@ def log_of(player: Any, match_id: int) -> list[dict[str, Any]]:
             return items
 
 
+def log_from_stream(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The move log a client builds from a match stream's messages alone: each ``move`` item
+    once, in order, and each ``reveal`` replacing by ``seq`` the items it shows again."""
+    items: dict[int, dict[str, Any]] = {}
+    for message in messages:
+        if message["type"] == "move":
+            item = message["item"]
+            assert item["seq"] not in items, f"move {item['seq']} sent twice"
+            items[item["seq"]] = item
+        elif message["type"] == "reveal":
+            for item in message["items"]:
+                assert item["seq"] in items, f"a reveal of move {item['seq']} never sent"
+                items[item["seq"]] = item
+    return [items[seq] for seq in sorted(items)]
+
+
 class Stream:
     """A connected WebSocket and what it has received."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from accounts.api.identities import IdentitySerializer
 from accounts.api.serializers import LANGUAGES, UserViewSerializer
 from games.api.serializers.match_view import MatchSummarySerializer
 
@@ -34,6 +35,9 @@ class MeSerializer(UserViewSerializer):
     )
     date_joined = serializers.DateTimeField()
     stats = PlayerStatsSerializer()
+    identities = IdentitySerializer(
+        many=True, help_text="Your Apple and Google sign-ins (DELETE /me/identities/{provider})."
+    )
 
 
 class InboxEntrySerializer(MatchSummarySerializer):
