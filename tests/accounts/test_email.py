@@ -323,3 +323,23 @@ def test_the_address_a_new_one_replaces_is_told_in_the_account_language(
     assert "n***@example.org" in text and "new@example.org" not in text
     assert player.user.username in text
     assert User.objects.get(pk=player.id).email == "new@example.org"
+
+
+def test_every_way_of_deleting_erases_the_codes(
+    make_player: Callable[..., Player], mailbox: Mailbox, send: Callable[..., Any]
+) -> None:
+    """``account_erase`` is what a deletion by password and one by a fresh Apple or Google
+    sign-in both do."""
+    from django.db import transaction
+
+    from accounts.services import account_erase
+
+    player = make_player()
+    _set_email(send, player)
+    send(player.client.post, VERIFY, {"code": mailbox.last_code(ADDRESS)})
+    _set_email(send, player, "next@example.com")
+    with transaction.atomic():
+        account_erase(User.objects.select_for_update().get(pk=player.id))
+    user = User.objects.get(pk=player.id)
+    assert (user.email, user.email_verified_at) == ("", None)
+    assert not EmailCode.objects.filter(user_id=player.id).exists()
