@@ -71,13 +71,20 @@ class UserAdmin(BaseUserAdmin):
     search_fields = ("username", "display_name", "email")
     fieldsets = (
         *(BaseUserAdmin.fieldsets or ()),
-        ("Player", {"fields": ("display_name", "language", "deleted_at")}),
+        ("Player", {"fields": ("display_name", "language", "email_verified_at", "deleted_at")}),
     )
     inlines = [SanctionInline]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         # Here, not in readonly_fields, which moderation's subclass replaces.
-        return (*super().get_readonly_fields(request, obj), "deleted_at")
+        # The address changes only through its mailed code (accounts.recovery): one typed here
+        # would be used for password resets without anyone having proved it.
+        return (
+            *super().get_readonly_fields(request, obj),
+            "email",
+            "email_verified_at",
+            "deleted_at",
+        )
 
     @admin.display(description=_("deleted"), boolean=True, ordering="deleted_at")
     def deleted(self, user: User) -> bool:

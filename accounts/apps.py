@@ -6,4 +6,11 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from accounts import schema  # noqa: F401 - registers the bearer scheme for the schema
+        from accounts import (
+            mail,
+            schema,  # noqa: F401 - registers the bearer scheme for the schema
+            tasks,
+        )
+
+        # Mail leaves through the task (accounts.mail cannot import the task module).
+        mail.enqueuer_register(tasks.mail_enqueue)

@@ -63,6 +63,26 @@ def standing_refusal(sanction: Sanction) -> AccountBanned | AccountSuspended:
     return AccountSuspended(_("This account is suspended until %(until)s.") % {"until": until})
 
 
+class InvalidCode(DomainError):
+    """A mailed code that is wrong, used, replaced by a newer one, expired, burnt by too many
+    wrong guesses, or asked of an account that has none: one answer for all, so a guess
+    learns nothing but that it failed."""
+
+    code = "invalid_code"
+    status = 422
+    default_detail = _("That code is wrong or no longer valid; ask for a new one.")
+
+
+class EmailTaken(DomainError):
+    """The address being verified is already another account's verified address: a verified
+    address names one account (a password reset by address must find one). Only someone who
+    received the code learns it."""
+
+    code = "email_taken"
+    status = 409
+    default_detail = _("That address is already verified on another account.")
+
+
 # --- Sign in with Apple and Google (accounts.providers, accounts.identities) ------------------
 
 

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -27,6 +28,20 @@ class User(AbstractUser):
     # Set when the player deleted the account: the row stays (seats, records and other
     # players' statistics refer to it) with its personal data erased.
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # When ``email`` was confirmed with a code sent to it (accounts.recovery). Only then is
+    # the address used (password reset): one typed in the admin or by createsuperuser is not.
+    email_verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # A verified address names one account, so a password reset by address is
+            # unambiguous.
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=Q(email_verified_at__isnull=False),
+                name="user_verified_email_unique",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.display_name or self.username
@@ -130,6 +145,36 @@ class Sanction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.user_id}"
+
+
+class CodePurpose(models.TextChoices):
+    VERIFY_EMAIL = "verify_email"
+    PASSWORD_RESET = "password_reset"
+
+
+class EmailCode(models.Model):
+    """A one-time code mailed to ``email``: to confirm that address (``verify_email``), or to
+    set a new password (``password_reset``). At most one per account and purpose: a new one
+    replaces the old. Only a keyed hash of the code is stored (``accounts.recovery``); the row
+    is deleted when the code is used, and a code dies after a few wrong guesses."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_codes"
+    )
+    purpose = models.CharField(max_length=16, choices=CodePurpose.choices)
+    email = models.EmailField()
+    code_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    failures = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "purpose"], name="email_code_one_per_purpose")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.purpose} code of {self.user_id}"
 
 
 class IdentityProvider(models.TextChoices):

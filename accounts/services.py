@@ -27,7 +27,7 @@ from core.errors import InvalidInput
 
 from .authentication import AccountSanctioned
 from .lockout import LoginLocked
-from .models import AuthToken, Identity, User, hash_token
+from .models import AuthToken, EmailCode, Identity, User, hash_token
 from .selectors import sanction_active_for
 
 
@@ -168,10 +168,11 @@ def account_delete(*, request: HttpRequest, user: User, password: str) -> None:
     The row stays, for the seats, records and other players' statistics that refer to it;
     what identified the person is erased: username (replaced by ``deleted-<id>``, so the old
     one is free to register again), display name (blank: seats show the anonymous username),
-    email, names, language, last login, the Apple and Google identities; the password becomes
-    unusable, the account inactive (so a session or an open WebSocket, re-checked, ends),
-    every token is revoked. Failed login records kept under the old username (django-axes)
-    and the admin's history of the account, which repeats its old name, are cleared too.
+    email (and its mailed codes), names, language, last login, the Apple and Google
+    identities; the password becomes unusable, the account inactive (so a session or an open
+    WebSocket, re-checked, ends), every token is revoked. Failed login records kept under the
+    old username (django-axes) and the admin's history of the account, which repeats its old
+    name, are cleared too.
 
     Then ``AccountDeleted`` is emitted, in the same transaction: the apps above accounts
     clean up what they keep (games frees or hands over the seats, push removes devices).
@@ -195,6 +196,8 @@ def account_erase(locked: User) -> None:
     # Apple and Google sign-ins go: the person's identities at them are personal data, and
     # a new sign-in with one makes a new account.
     Identity.objects.filter(user=locked).delete()
+    # Mailed codes name the address (accounts.recovery): erased with it.
+    EmailCode.objects.filter(user=locked).delete()
     AuthToken.objects.filter(user=locked, revoked_at__isnull=True).update(revoked_at=timezone.now())
     for records in (AccessAttempt, AccessFailureLog, AccessLog):
         records.objects.filter(username=old_username).delete()
@@ -212,6 +215,7 @@ def _personal_data_erase(user: User) -> None:
     user.username = username
     user.display_name = ""
     user.email = ""
+    user.email_verified_at = None
     user.first_name = ""
     user.last_name = ""
     user.language = ""

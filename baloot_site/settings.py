@@ -374,6 +374,12 @@ REST_FRAMEWORK = {
         # Quick chat, per user and match (players.api.chat): 10 a minute, 1 per 2 seconds.
         "chat": env.str("RATE_CHAT", default="10/min"),
         "chat_burst": env.str("RATE_CHAT_BURST", default="1/2s"),
+        # Mail and its codes (accounts.api.recovery): verification mails per user, codes tried
+        # per account, reset mails per login, and reset requests and confirmations per address.
+        "email_send": env.str("RATE_EMAIL_SEND", default="5/hour"),
+        "email_code": env.str("RATE_EMAIL_CODE", default="10/hour"),
+        "password_reset": env.str("RATE_PASSWORD_RESET", default="5/hour"),
+        "password_reset_address": env.str("RATE_PASSWORD_RESET_ADDRESS", default="30/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -682,3 +688,30 @@ INVITATIONS = {
 }
 
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+
+# --- Mail (accounts.mail): address verification and password reset codes ---------------------
+
+# Unset: every message is written as a file under var/mail/ (Django's file backend), so `make
+# run` needs no mail server. In production an SMTP URL: smtp://user:password@host:25,
+# smtp+tls://...:587 (STARTTLS) or smtp+ssl://...:465 (django-environ's email_url).
+_email_url = env.str("EMAIL_URL", default="")
+if _email_url:
+    _email = env.email_url_config(_email_url)
+    EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+    EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+    EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+    EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+    EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+    EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
+    EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+EMAIL_FILE_PATH = VAR_DIR / "mail"
+# A mail server that never answers holds one push worker process at most this long a try.
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Baloot <no-reply@baloot.invalid>")
+# How long a mailed code (verification or reset) can be used.
+EMAIL_CODE_TTL_MINUTES = env.int("EMAIL_CODE_TTL_MINUTES", default=30)
+# Mail is sent by the push worker, which waits on other people's servers already.
+for _task in ("accounts.tasks.mail_send", "accounts.tasks.password_reset_mail"):
+    CELERY_TASK_ROUTES[_task] = {"queue": "push"}

@@ -7,9 +7,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import SimpleRouter
 
 from accounts.api import identities as identity_views
+from accounts.api import recovery as account_recovery
 from accounts.api import views as account_views
 from baloot_site import health, metrics
-from games.api import me, table
+from games.api import me, me_email, table
 from games.api.views import MatchViewSet
 from live import asyncapi
 from live.api import WsTicketView
@@ -30,10 +31,21 @@ api_v1 = [
     path("auth/login", account_views.LoginView.as_view(), name="auth-login"),
     path("auth/logout", account_views.LogoutView.as_view(), name="auth-logout"),
     path("auth/ws-ticket", WsTicketView.as_view(), name="auth-ws-ticket"),
+    path(
+        "auth/password-reset",
+        account_recovery.PasswordResetView.as_view(),
+        name="auth-password-reset",
+    ),
+    path(
+        "auth/password-reset/confirm",
+        account_recovery.PasswordResetConfirmView.as_view(),
+        name="auth-password-reset-confirm",
+    ),
     path("auth/apple", identity_views.AppleSignInView.as_view(), name="auth-apple"),
     path("auth/google", identity_views.GoogleSignInView.as_view(), name="auth-google"),
     path("me", me.MeView.as_view(), name="me"),
     path("me/password", account_views.PasswordView.as_view(), name="me-password"),
+    path("me/email/verify", me_email.EmailVerifyView.as_view(), name="me-email-verify"),
     path("me/matches", me.InboxView.as_view(), name="me-matches"),
     path(
         "me/identities/<str:provider>",

@@ -67,6 +67,14 @@ class ProfileUpdateRequestSerializer(StrictRequestSerializer):
         "Accept-Language.",
     )
 
+    email = serializers.EmailField(
+        max_length=254,
+        allow_null=True,
+        required=False,
+        help_text="An address to verify: a code is mailed to it, and POST /me/email/verify "
+        "makes it yours (until then `email` keeps the verified one). null: remove it.",
+    )
+
     def validate_display_name(self, value: str) -> str:
         return clean_display_name(value)  # normalised; see accounts/names.py
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -26,12 +27,14 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from accounts import recovery
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.api.serializers import (
     AccountDeleteRequestSerializer,
     ProfileUpdateRequestSerializer,
 )
+from accounts.api.throttling import throttle_key
 from accounts.api.views import LOCKED
 from accounts.authentication import BearerTokenAuthentication, request_user
 from accounts.identities import account_delete_by_sign_in, identities_json
@@ -53,6 +56,9 @@ def profile_json(user: User) -> dict[str, Any]:
     return {
         **account_selectors.user_json(user),
         "language": user.language or None,
+        # Only a verified address is the account's; the one waiting for its code is apart.
+        "email": user.email if user.email_verified_at is not None else None,
+        "email_pending": recovery.email_pending(user),
         "date_joined": user.date_joined,
         "stats": player_stats(user),
         "identities": identities_json(user),
@@ -123,6 +129,11 @@ class MeView(APIView):
             OpenApiExample(
                 "Follow Accept-Language again", value={"language": None}, request_only=True
             ),
+            OpenApiExample(
+                "Set an email address (a code is mailed to it)",
+                value={"email": "amal@example.com"},
+                request_only=True,
+            ),
         ],
         responses={
             200: MeSerializer,
@@ -130,25 +141,44 @@ class MeView(APIView):
                 (
                     400,
                     "Invalid fields: a display name that is invisible or claims to be a bot, an "
-                    "unknown language (`invalid`).",
+                    "unknown language, an invalid email address (`invalid`).",
+                ),
+                (
+                    429,
+                    "Too many requests (`throttled`), or too many verification mails asked "
+                    "for (`RATE_EMAIL_SEND`); see `Retry-After`.",
                 ),
                 base=docs.AUTH_ERRORS,
             ),
         },
-        summary="Change your display name or language",
+        summary="Change your display name, language or email address",
         description="Only the fields sent change. Seats show the new name from now on, in "
         "running and finished matches alike. The answer is in the language it sets (`null`: "
-        "the `Accept-Language` one).",
+        "the `Accept-Language` one). A new `email` is not yours yet: a six-digit code is "
+        "mailed to it (in your language), the answer shows it as `email_pending`, and "
+        "`POST /me/email/verify` with the code makes it your `email`. `email: null` removes "
+        "your address.",
     )
     def patch(self, request: Request) -> Response:
         user = request_user(request)
         data = validated_body(ProfileUpdateRequestSerializer, request.data)
+        email_sent = "email" in data
+        email = data.pop("email", None)
+        if email_sent and recovery.email_change_sends(user=user, email=email):
+            # Before anything changes: a refused request changes nothing.
+            throttle_key(request, self, "email_send", str(user.pk))
         updated = account_services.profile_update(user=user, **data)
         if "language" in data:
             # The answer is in the language just set (authentication switched on the old one);
             # cleared, it follows Accept-Language again, as the next request will.
             header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
             language_activate(request, preferred_language(updated.language, header))
+        if email_sent:
+            # The mail is in the answer's language, which is the account's if it has one.
+            recovery.email_change(
+                user=updated, email=email, language=translation.get_language() or "en"
+            )
+            updated.refresh_from_db()
         return Response(profile_json(updated))
 
     @extend_schema(

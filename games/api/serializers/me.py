@@ -26,6 +26,13 @@ class MeSerializer(UserViewSerializer):
         help_text="The language the service writes to you in; null: each request's "
         "Accept-Language.",
     )
+    email = serializers.EmailField(
+        allow_null=True, help_text="Your verified email address (password reset mails go there)."
+    )
+    email_pending = serializers.EmailField(
+        allow_null=True,
+        help_text="An address waiting for its code (POST /me/email/verify); null when none.",
+    )
     date_joined = serializers.DateTimeField()
     stats = PlayerStatsSerializer()
     identities = IdentitySerializer(
