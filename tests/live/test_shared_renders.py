@@ -86,11 +86,19 @@ def _server_side(server: ThreadServer, stream: Stream) -> tuple[Any, consumers.M
     port = stream.ws.socket.getsockname()[1]
     connections: list[Any] = list(server.server.server_state.connections)
     protocol = next(p for p in connections if (getattr(p, "client", None) or ("", 0))[1] == port)
-    found = [
-        s
-        for s in list(consumers._streams)
-        if isinstance(s, consumers.MatchStream) and (s.scope.get("client") or ("", 0))[1] == port
-    ]
+    # The consumer joins the list after its first messages are out (and, on PostgreSQL, after
+    # a query more), so the client may read its view a moment before: wait for it.
+    deadline = time.monotonic() + 10
+    while True:
+        found = [
+            s
+            for s in list(consumers._streams)
+            if isinstance(s, consumers.MatchStream)
+            and (s.scope.get("client") or ("", 0))[1] == port
+        ]
+        if found or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
     assert len(found) == 1
     return protocol, found[0]
 

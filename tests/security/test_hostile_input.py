@@ -336,6 +336,7 @@ def api_paths(match_id: int) -> list[str]:
         "seat": "1",
         "username": "player1",
         "ruleset": "gamerules",
+        "provider": "google",
     }
     out = set()
     for route in _routes(get_resolver().url_patterns):
