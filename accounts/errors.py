@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Sanction, SanctionKind
-from core.errors import DomainError
+from core.errors import Conflict, DomainError, Refused
 
 
 class WrongCredentials(DomainError):
@@ -14,18 +14,18 @@ class WrongCredentials(DomainError):
     default_detail = _("Wrong username or password.")
 
 
-class WrongPassword(DomainError):
+class WrongPassword(Refused):
     """The password confirming a change to the signed-in account (its password, its
-    deletion) is not the account's. 400, not 401: the token is fine, and a 401 would tell the
-    client to sign in again. Counted as a failed login (django-axes), so guessing through a
-    stolen token locks the account like guessing at ``/auth/login``."""
+    deletion) is not the account's. 422, not 401: the token is fine, and a 401 would tell the
+    client to sign in again; not 400, the body is well formed. Counted as a failed login
+    (django-axes), so guessing through a stolen token locks the account like guessing at
+    ``/auth/login``."""
 
     code = "wrong_password"
-    status = 400
     default_detail = _("That is not your current password.")
 
     def __init__(self, field: str) -> None:
-        # A 400 names what is wrong in the body (api.md): the field that held the password.
+        # The field that held the password, as a 400 names its fields.
         detail = str(self.default_detail)
         super().__init__(detail, errors=[{"field": field, "code": self.code, "detail": detail}])
 
@@ -63,23 +63,21 @@ def standing_refusal(sanction: Sanction) -> AccountBanned | AccountSuspended:
     return AccountSuspended(_("This account is suspended until %(until)s.") % {"until": until})
 
 
-class InvalidCode(DomainError):
+class InvalidCode(Refused):
     """A mailed code that is wrong, used, replaced by a newer one, expired, burnt by too many
     wrong guesses, or asked of an account that has none: one answer for all, so a guess
     learns nothing but that it failed."""
 
     code = "invalid_code"
-    status = 422
     default_detail = _("That code is wrong or no longer valid; ask for a new one.")
 
 
-class EmailTaken(DomainError):
+class EmailTaken(Conflict):
     """The address being verified is already another account's verified address: a verified
     address names one account (a password reset by address must find one). Only someone who
     received the code learns it."""
 
     code = "email_taken"
-    status = 409
     default_detail = _("That address is already verified on another account.")
 
 
@@ -178,12 +176,11 @@ class LastSignInMethod(DomainError):
     default_detail = _("This is the only way into your account; link another provider first.")
 
 
-class WrongIdentity(DomainError):
+class WrongIdentity(Refused):
     """The sign-in confirming a deletion is valid but not one of the account's identities.
-    400, as a wrong password there: the caller's token is fine."""
+    422, as a wrong password there: the caller's token is fine."""
 
     code = "wrong_identity"
-    status = 400
     default_detail = _("That sign-in is not one of your account's.")
 
     def __init__(self) -> None:
@@ -191,3 +188,14 @@ class WrongIdentity(DomainError):
         super().__init__(
             detail, errors=[{"field": "id_token", "code": self.code, "detail": detail}]
         )
+
+
+class UsernameTaken(Conflict):
+    """Registration with a username another account has (compared without case)."""
+
+    code = "username_taken"
+    default_detail = _("That username is taken.")
+
+    def __init__(self) -> None:
+        detail = str(self.default_detail)
+        super().__init__(detail, errors=[{"field": "username", "code": "unique", "detail": detail}])

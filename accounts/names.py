@@ -84,17 +84,19 @@ _SPACES = re.compile(r"\s+")
 
 
 def clean_display_name(raw: str) -> str:
-    """The name to store, or ``ValidationError`` (code ``invalid_character``, ``blank``,
-    ``max_length`` or ``reserved``)."""
+    """The name to store, or ``ValidationError`` (code ``invalid_character``,
+    ``no_visible_characters``, ``too_long_normalised`` or ``reserved``)."""
     name = unicodedata.normalize("NFKC", raw)
     _refuse_invisible(name)
     name = _SPACES.sub(" ", name).strip()
     if not name:
-        raise ValidationError(_("A display name needs visible characters."), code="blank")
+        raise ValidationError(
+            _("A display name needs visible characters."), code="no_visible_characters"
+        )
     if len(name) > MAX_LENGTH:
         raise ValidationError(
             _("At most %(limit)d characters once normalised.") % {"limit": MAX_LENGTH},
-            code="max_length",
+            code="too_long_normalised",
         )
     if claims_to_be_a_bot(name):
         raise ValidationError(_("Names that say bot are kept for the bots."), code="reserved")

@@ -1,10 +1,13 @@
-"""drf-spectacular description of the bearer token scheme."""
+"""drf-spectacular descriptions: the bearer token scheme, and what a deletion requires."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import (
+    OpenApiAuthenticationExtension,
+    OpenApiSerializerExtension,
+)
 
 if TYPE_CHECKING:
     from drf_spectacular.openapi import AutoSchema
@@ -20,3 +23,24 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
             "scheme": "bearer",
             "description": "An opaque token from /auth/register or /auth/login.",
         }
+
+
+class AccountDeleteRequestScheme(OpenApiSerializerExtension):
+    """``DELETE /me`` takes a password, or a fresh sign-in (``provider`` and ``id_token``; its
+    ``nonce`` when it used one): the serializer's ``validate`` asks for one of the two, and
+    the schema says so, so a body with neither is one the schema forbids (a 400)."""
+
+    target_class = "accounts.api.serializers.AccountDeleteRequestSerializer"
+
+    def get_name(self, auto_schema: AutoSchema, direction: Any) -> str:
+        return "AccountDelete"  # "Request" is added for the request direction, as for the rest
+
+    def map_serializer(self, auto_schema: AutoSchema, direction: Any) -> dict[str, Any]:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        # Each way names the properties it requires (strict validators ask for it, and a
+        # generated type then makes them required in its branch).
+        schema["anyOf"] = [
+            {"properties": {n: schema["properties"][n] for n in way}, "required": list(way)}
+            for way in (("password",), ("provider", "id_token"))
+        ]
+        return schema

@@ -18,12 +18,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
-from accounts.errors import WrongCredentials, WrongPassword
+from accounts.errors import UsernameTaken, WrongCredentials, WrongPassword
 from accounts.events import AccountDeleted
 from core import events
-from core.errors import InvalidInput
 
 from .authentication import AccountSanctioned
 from .lockout import LoginLocked
@@ -42,12 +40,7 @@ def user_register(*, username: str, password: str, display_name: str) -> tuple[U
     encoded = make_password(password)  # before the transaction: see the module docstring
     with transaction.atomic():
         if User.objects.filter(username__iexact=username).exists():
-            raise InvalidInput(
-                _("That username is taken."),
-                errors=[
-                    {"field": "username", "code": "unique", "detail": _("That username is taken.")}
-                ],
-            )
+            raise UsernameTaken()
         # What create_user does, with the hash already made.
         user = User.objects.create(
             username=User.normalize_username(username),

@@ -78,13 +78,43 @@ FRAMEWORK_CODES = frozenset(
 )
 
 
+# Field checks the schema cannot state: a password on Django's list of common ones, a display
+# name that claims to be a bot or draws nothing once normalised. A body whose only faults are
+# these is well formed and refused: 422 with the code named here (the first field's, when
+# several fail), ``errors`` naming each field as a 400 would. 400 stays for what the schema
+# forbids (api.md). Keyed by the top-level field and the field error's code.
+REFUSED_FIELDS: dict[tuple[str, str], str] = {
+    ("username", "reserved"): "username_reserved",
+    ("display_name", "reserved"): "display_name_reserved",
+    ("display_name", "invalid_character"): "invalid_display_name",
+    ("display_name", "no_visible_characters"): "invalid_display_name",
+    ("display_name", "too_long_normalised"): "invalid_display_name",
+    # Django's password validators, but the length: that one is the schema's minLength.
+    ("password", "password_too_common"): "weak_password",
+    ("password", "password_too_similar"): "weak_password",
+    ("password", "password_entirely_numeric"): "weak_password",
+    ("new_password", "password_too_common"): "weak_password",
+    ("new_password", "password_too_similar"): "weak_password",
+    ("new_password", "password_entirely_numeric"): "weak_password",
+}
+
+
+def refusal_code(errors: list[dict[str, str]]) -> str | None:
+    """The 422 code of field errors that are all refusals (``REFUSED_FIELDS``), else None."""
+    codes = [REFUSED_FIELDS.get((e["field"].split(".")[0], e["code"])) for e in errors]
+    if not codes or None in codes:
+        return None
+    return codes[0]
+
+
 def published_codes() -> list[str]:
     """Every code the API can answer with; published as the ErrorCodeEnum schema component."""
     # Importing the apps' error modules registers their DomainError subclasses.
     for module in ("accounts.errors", "games.errors", "moderation.errors", "players.errors"):
         importlib.import_module(module)
     domain = {cls.code for cls in domain_error_classes()}
-    return sorted(domain | set(ALL_ILLEGAL_CODES) | FRAMEWORK_CODES)
+    refused = set(REFUSED_FIELDS.values())
+    return sorted(domain | set(ALL_ILLEGAL_CODES) | FRAMEWORK_CODES | refused)
 
 
 ERROR_CODES = published_codes()
@@ -176,12 +206,12 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     assert isinstance(exc, exceptions.APIException)
     headers = {k: v for k, v in response.items() if k in ("Retry-After", "WWW-Authenticate")}
     if isinstance(exc, exceptions.ValidationError):
+        errors = _field_errors(exc.detail)
+        refused = refusal_code(errors)
+        if refused is not None:
+            return problem_response(422, refused, errors[0]["detail"], errors=errors)
         return problem_response(
-            400,
-            "invalid",
-            _("The request body is not valid."),
-            headers=headers,
-            errors=_field_errors(exc.detail),
+            400, "invalid", _("The request body is not valid."), headers=headers, errors=errors
         )
     code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), None)
     if code is None:

@@ -427,6 +427,7 @@ SPECTACULAR_SETTINGS = {
         "baloot_site.schema.add_error_code_enum",
         "core.docs.add_transport_answers",
         "core.docs.tidy_discriminated_unions",
+        "core.docs.require_bodies_that_require_fields",
     ],
     # A hand, named so that a list of four (a Sawa's revealed hands, one per seat) is a list of
     # references (games.api.serializers.fields.SeatHandsField says why).

@@ -129,6 +129,29 @@ def tidy_discriminated_unions(result: dict[str, Any], **kwargs: Any) -> dict[str
     return result
 
 
+def require_bodies_that_require_fields(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A request body whose schema requires something (fields, or one member of a union) is
+    itself required. drf-spectacular marks a body required only from a plain serializer's
+    fields, so a move or a deletion looked optional, and a client or a fuzzer sending none got
+    a 400 for a request the document allowed. Bodies whose fields are all optional (a match's
+    options, a PATCH) stay optional."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            body = operation.get("requestBody")
+            if not body:
+                continue
+            for media in body.get("content", {}).values():
+                schema = media.get("schema", {})
+                ref = schema.get("$ref", "")
+                schema = schemas.get(ref.rsplit("/", 1)[-1], schema) if ref else schema
+                if schema.get("required") or "oneOf" in schema or "anyOf" in schema:
+                    body["required"] = True
+    return result
+
+
 def reference_named_enums(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Every inline enum whose values are those of a named enum component becomes a reference
     to it, so a client has one type per closed set. drf-spectacular's own enum hook

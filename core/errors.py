@@ -66,6 +66,15 @@ class Conflict(DomainError):
     status = 409
 
 
+class Refused(DomainError):
+    """A well-formed request refused for what the schema cannot say: the account's password,
+    the ruleset of the match, who the other player is. ``422``: a ``400`` means the schema
+    forbids the body (api.md), so a client can tell a bug in its request from a refusal to
+    show its player."""
+
+    status = 422
+
+
 def domain_error_classes() -> list[type[DomainError]]:
     """Every subclass of DomainError imported so far (the caller imports the apps' errors)."""
     found: list[type[DomainError]] = []

@@ -20,7 +20,7 @@ _TITLES = {
     409: _("Conflict"),
     413: _("Payload too large"),
     415: _("Unsupported media type"),
-    422: _("Move refused"),
+    422: _("Request refused"),
     429: _("Too many requests"),
     500: _("Server error"),
     503: _("Service unavailable"),

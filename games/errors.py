@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import Conflict, DomainError, NotFound
+from core.errors import Conflict, DomainError, NotFound, Refused
 
 
 class MatchNotFound(NotFound):
@@ -79,3 +79,11 @@ class IdempotencyKeyReused(DomainError):
     code = "idempotency_key_reused"
     status = 422
     default_detail = _("This Idempotency-Key was used with another body.")
+
+
+class NotInRuleset(Refused):
+    """A move type the match's ruleset does not have (``sawa`` outside ``saudi``, S20). The
+    schema lists every ruleset's types, so the body is well formed: 422, not 400."""
+
+    code = "not_in_ruleset"
+    default_detail = _("This match's ruleset has no such move.")

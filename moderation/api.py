@@ -82,10 +82,12 @@ class MatchReportsView(GenericAPIView):
         responses={
             201: ReportViewSerializer,
             **docs.errors(
+                (400, "Invalid body (`invalid`)."),
                 (
-                    400,
-                    "Invalid body, a seat with no other player in it, or a `chat_message` "
-                    "that seat did not send at your table (`invalid`).",
+                    422,
+                    "A seat with no player in it (`no_player_in_seat`), your own seat "
+                    "(`cannot_report_self`), or a `chat_message` that seat did not send at your "
+                    "table (`chat_message_not_found`).",
                 ),
                 (409, "You already have an open report on that player here (`duplicate_report`)."),
             ),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import Conflict, DomainError, InvalidInput, NotFound
+from core.errors import Conflict, DomainError, InvalidInput, NotFound, Refused
 
 
 class UnknownRuleset(NotFound):
@@ -20,17 +20,17 @@ class UserNotFound(NotFound):
     default_detail = _("No player has that username.")
 
 
-class CannotFollowSelf(DomainError):
+class CannotFollowSelf(Refused):
     code = "cannot_follow_self"
     default_detail = _("You cannot follow yourself.")
 
 
-class CannotBlockSelf(DomainError):
+class CannotBlockSelf(Refused):
     code = "cannot_block_self"
     default_detail = _("You cannot block yourself.")
 
 
-class CannotInviteSelf(DomainError):
+class CannotInviteSelf(Refused):
     code = "cannot_invite_self"
     default_detail = _("You cannot invite yourself.")
 

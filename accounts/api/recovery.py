@@ -119,8 +119,8 @@ class PasswordResetConfirmView(_ResetBase):
         responses={
             204: None,
             **docs.errors(
-                (400, "Invalid fields, or a weak new password (`invalid`)."),
-                INVALID_CODE,
+                (400, "Invalid fields (`invalid`)."),
+                (422, f"{INVALID_CODE[1]} A weak new password is `weak_password`."),
                 base=_ANON_ERRORS,
             ),
         },

@@ -18,7 +18,9 @@ from core.serializers import StrictCharField, StrictRegexField, StrictRequestSer
 class RegisterRequestSerializer(StrictRequestSerializer):
     username = StrictRegexField(r"^[A-Za-z0-9_.-]{3,30}$", max_length=30)
     password = StrictCharField(min_length=8, max_length=128, write_only=True)
-    display_name = StrictCharField(min_length=1, max_length=40)
+    # Untrimmed: the schema's lengths are of the string as sent, and a name of spaces only is
+    # accounts.names' refusal (422 invalid_display_name), not a schema fault.
+    display_name = StrictCharField(min_length=1, max_length=40, trim_whitespace=False)
 
     def validate_username(self, value: str) -> str:
         # A deleted account is left with "deleted-<id>" (accounts.services.account_delete).
@@ -56,6 +58,7 @@ class ProfileUpdateRequestSerializer(StrictRequestSerializer):
     display_name = StrictCharField(
         min_length=1,
         max_length=40,
+        trim_whitespace=False,  # as at registration
         required=False,
         help_text="What other players see next to your seat (the rules of registration).",
     )

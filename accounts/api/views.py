@@ -50,10 +50,14 @@ class RegisterView(APIView):
         responses={
             201: AuthAnswerSerializer,
             **docs.errors(
+                (400, "Invalid fields (`invalid`)."),
+                (409, "The username is taken (`username_taken`)."),
                 (
-                    400,
-                    "Invalid fields, a weak password, a display name that is invisible or "
-                    "claims to be a bot, or a taken username (`invalid`).",
+                    422,
+                    "A username kept for deleted accounts (`username_reserved`), a display name "
+                    "that claims to be a bot (`display_name_reserved`) or draws nothing "
+                    "(`invalid_display_name`), or a weak password (`weak_password`); `errors` "
+                    "names the fields.",
                 ),
                 base=_ANON_ERRORS,
             ),
@@ -158,10 +162,10 @@ class PasswordView(APIView):
         responses={
             204: None,
             **docs.errors(
+                (400, "Invalid fields (`invalid`)."),
                 (
-                    400,
-                    "Invalid fields or a weak new password (`invalid`), or a wrong old password "
-                    "(`wrong_password`).",
+                    422,
+                    "A wrong old password (`wrong_password`) or a weak new one (`weak_password`).",
                 ),
                 LOCKED,
                 base=docs.AUTH_ERRORS,

@@ -140,8 +140,12 @@ class MeView(APIView):
             **docs.errors(
                 (
                     400,
-                    "Invalid fields: a display name that is invisible or claims to be a bot, an "
-                    "unknown language, an invalid email address (`invalid`).",
+                    "Invalid fields: an unknown language, an invalid email address (`invalid`).",
+                ),
+                (
+                    422,
+                    "A display name that claims to be a bot (`display_name_reserved`) or draws "
+                    "nothing (`invalid_display_name`).",
                 ),
                 (
                     429,
@@ -197,10 +201,11 @@ class MeView(APIView):
         responses={
             204: None,
             **docs.errors(
+                (400, "Invalid fields (`invalid`)."),
                 (
-                    400,
-                    "Invalid fields (`invalid`), a wrong password (`wrong_password`), or a "
-                    "sign-in that is not one of the account's (`wrong_identity`).",
+                    422,
+                    "A wrong password (`wrong_password`), or a sign-in that is not one of the "
+                    "account's (`wrong_identity`).",
                 ),
                 (
                     401,

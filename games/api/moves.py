@@ -20,6 +20,7 @@ from games.api import examples as ex
 from games.api import serializers as s
 from games.api.common import MATCH_ID, etag_header, int_param, match_pk
 from games.api.pagination import PAGE_SIZE, page_size_from
+from games.errors import NotInRuleset
 
 
 class MovesResource(viewsets.GenericViewSet):
@@ -69,7 +70,8 @@ class MovesResource(viewsets.GenericViewSet):
                     422,
                     "Refused by the rules (`not_your_turn`, `illegal_call`, `card_not_held`, "
                     "`locked_trump_lead`, `must_follow_suit`, `invalid_project`; in `saudi` "
-                    "Hokum also `must_trump` and `must_overtrump`) or `idempotency_key_reused`.",
+                    "Hokum also `must_trump` and `must_overtrump`), `not_in_ruleset` (`sawa` "
+                    "outside `saudi`) or `idempotency_key_reused`.",
                 ),
             ),
         },
@@ -122,6 +124,8 @@ class MovesResource(viewsets.GenericViewSet):
             else:
                 # In the match's ruleset: `sawa` and a Double's `locked` exist in `saudi` only.
                 rules = engine.get_ruleset(match.ruleset)
+                if payload.get("type") == "sawa" and not rules.sawa:
+                    raise NotInRuleset()
                 move = engine.move_from_dict(payload, rules)  # MalformedMove -> 400
                 services.move_make(match=match, seat=seat, move=move, expected_version=expected)
                 viewed = selectors.viewed_match(match, seat)

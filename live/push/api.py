@@ -280,8 +280,10 @@ class DevicesView(APIView):
 
 
 class DevicePatchSerializer(StrictRequestSerializer):
+    # Optional, as every field of a PATCH: `{}` changes nothing and answers the device.
     notifications = PreferencesPatchSerializer(
-        help_text="The kinds to push (true) or mute (false) on this device; the others stay."
+        required=False,
+        help_text="The kinds to push (true) or mute (false) on this device; the others stay.",
     )
 
 
@@ -323,7 +325,7 @@ class DeviceView(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         data = validated_body(DevicePatchSerializer, request.data)
         device = services.device_notifications_update(
-            user=request_user(request), device_id=pk, changes=data["notifications"]
+            user=request_user(request), device_id=pk, changes=data.get("notifications", {})
         )
         return Response(services.device_json(device))
 

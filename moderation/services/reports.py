@@ -6,21 +6,23 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Sanction, SanctionKind, User
-from core.errors import InvalidField, InvalidInput
+from core.errors import InvalidInput
 from games import services
 from games.errors import MatchNotFound
 from games.models import Seat, Visibility
 from moderation.errors import (
     AlreadySettled,
+    CannotReportSelf,
+    ChatMessageNotFound,
     DuplicateReport,
+    NoPlayerInSeat,
     ReportNotFound,
 )
 from moderation.models import ModerationKind, Report, ReportReason, ReportStatus
-from moderation.services.log import action_log, require_reason, seat_field_error
+from moderation.services.log import action_log, require_reason
 from moderation.services.sanctions import sanction_start
 from players.models import ChatMessage
 
@@ -52,20 +54,16 @@ def report_create(
         )
     target = Seat.objects.filter(match=match, index=seat).select_related("user").first()
     if target is None or target.user is None:
-        raise seat_field_error(_("That seat holds no player to report."))
+        raise NoPlayerInSeat()
     if target.user_id == reporter.pk:
-        raise seat_field_error(_("You cannot report yourself."))
+        raise CannotReportSelf()
     message = None
     if chat_message is not None:
         message = ChatMessage.objects.filter(
             pk=chat_message, match=match, seat=seat, sender_id=target.user_id
         ).first()
         if message is None or mine is None:
-            # One answer for a message that does not exist, is another table's or another
-            # seat's, or one the reporter could not have seen (not seated).
-            raise InvalidField(
-                "chat_message", gettext("No such message from that seat at your table.")
-            )
+            raise ChatMessageNotFound()
     if Report.objects.filter(
         match=match, reporter=reporter, reported=target.user, status=ReportStatus.OPEN
     ).exists():

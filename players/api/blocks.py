@@ -62,7 +62,8 @@ class BlocksView(GenericAPIView):
                 ListedPlayerSerializer, description="Blocked already; nothing changed."
             ),
             **docs.errors(
-                (400, "Invalid body, or your own username (`cannot_block_self`, `invalid`)."),
+                (400, "Invalid body (`invalid`)."),
+                (422, "Your own username (`cannot_block_self`)."),
                 (404, UNKNOWN_USER),
                 base=docs.AUTH_ERRORS,
             ),

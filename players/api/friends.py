@@ -58,7 +58,8 @@ class FriendsView(GenericAPIView):
                 ListedPlayerSerializer, description="Followed already; nothing changed."
             ),
             **docs.errors(
-                (400, "Invalid body, or your own username (`cannot_follow_self`, `invalid`)."),
+                (400, "Invalid body (`invalid`)."),
+                (422, "Your own username (`cannot_follow_self`)."),
                 (404, UNKNOWN_USER),
                 (409, "A block between you, either way (`user_blocked`)."),
                 base=docs.AUTH_ERRORS,

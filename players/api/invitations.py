@@ -95,7 +95,8 @@ class MatchInvitationsView(GenericAPIView):
         responses={
             201: OpenApiResponse(InvitationSerializer, examples=[INVITATION_EXAMPLE]),
             **docs.errors(
-                (400, "Invalid body, or your own username (`cannot_invite_self`, `invalid`)."),
+                (400, "Invalid body (`invalid`)."),
+                (422, "Your own username (`cannot_invite_self`)."),
                 (403, "Not seated (`not_a_player`)."),
                 (
                     404,

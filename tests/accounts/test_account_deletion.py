@@ -103,7 +103,12 @@ def test_the_old_credentials_fail_as_a_wrong_password_and_the_username_is_free_a
     assert again.status_code == 201, again.content
     assert again.json()["user"]["id"] != amal.id
     # The anonymous names cannot be registered, so no living account can hold the next one.
-    assert_field_errors(register(anon, "Deleted-12345"), {"username": "reserved"})
+    assert_field_errors(
+        register(anon, "Deleted-12345"),
+        {"username": "reserved"},
+        status=422,
+        code="username_reserved",
+    )
 
 
 def test_push_devices_preferences_and_notifications_go(make_player: Callable[..., Player]) -> None:
@@ -135,7 +140,7 @@ def test_a_wrong_or_missing_password_is_refused_and_changes_nothing(
     before = User.objects.filter(pk=amal.id).values().get()
     version = Match.objects.get(pk=created["id"]).version
 
-    body = assert_problem(delete_account(amal, "not my password"), 400, "wrong_password")
+    body = assert_problem(delete_account(amal, "not my password"), 422, "wrong_password")
     assert [(e["field"], e["code"]) for e in body["errors"]] == [("password", "wrong_password")]
     assert_field_errors(amal.client.delete(ME, {}, format="json"), {"password": "required"})
     assert_field_errors(
@@ -156,7 +161,7 @@ def test_anonymous_and_revoked_callers_are_refused(anon: APIClient, revoked: API
 
 def test_a_banned_player_may_still_delete_their_account(banned: Player) -> None:
     assert_problem(banned.client.get(ME), 403, "account_banned")
-    assert_problem(delete_account(banned, "not my password"), 400, "wrong_password")
+    assert_problem(delete_account(banned, "not my password"), 422, "wrong_password")
 
     deleted(banned)
 
@@ -268,7 +273,7 @@ def test_wrong_passwords_lock_the_deletion_like_failed_logins(
 ) -> None:
     amal = make_player()
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        assert_problem(delete_account(amal, "not my password"), 400, "wrong_password")
+        assert_problem(delete_account(amal, "not my password"), 422, "wrong_password")
 
     assert_problem(delete_account(amal, "not my password"), 429, "login_locked")
 

@@ -238,7 +238,7 @@ def test_a_weak_password_is_refused_and_the_code_still_works(
         (player.user.username + "1", "password_too_similar"),
     ]:
         body = {"login": player.user.username, "code": code, "new_password": weak}
-        problem = assert_problem(anon.post(CONFIRM, body, format="json"), 400, "invalid")
+        problem = assert_problem(anon.post(CONFIRM, body, format="json"), 422, "weak_password")
         assert {e["field"] for e in problem["errors"]} == {"new_password"}
         assert reason in {e["code"] for e in problem["errors"]}, problem
     assert _state(player.user) == before

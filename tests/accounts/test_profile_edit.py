@@ -61,23 +61,46 @@ def test_seats_show_the_new_name(make_player: Callable[..., Player]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "errors"),
+    ("body", "errors", "status", "code"),
     [
-        ({"display_name": "Easy Bot"}, {"display_name": "reserved"}),
-        ({"display_name": "\u200b\u200b"}, {"display_name": "invalid_character"}),
-        ({"display_name": "   "}, {"display_name": "blank"}),
-        ({"display_name": 7}, {"display_name": "invalid"}),
-        ({"language": "fr"}, {"language": "invalid_choice"}),
-        ({"display_name": "Amal", "username": "amal2"}, {"username": "unknown_field"}),
+        # Well formed, refused by accounts.names: 422.
+        ({"display_name": "Easy Bot"}, {"display_name": "reserved"}, 422, "display_name_reserved"),
+        (
+            {"display_name": "\u200b\u200b"},
+            {"display_name": "invalid_character"},
+            422,
+            "invalid_display_name",
+        ),
+        (
+            {"display_name": "   "},
+            {"display_name": "no_visible_characters"},
+            422,
+            "invalid_display_name",
+        ),
+        # What the schema forbids: 400.
+        ({"display_name": ""}, {"display_name": "blank"}, 400, "invalid"),
+        ({"display_name": 7}, {"display_name": "invalid"}, 400, "invalid"),
+        ({"language": "fr"}, {"language": "invalid_choice"}, 400, "invalid"),
+        (
+            {"display_name": "Amal", "username": "amal2"},
+            {"username": "unknown_field"},
+            400,
+            "invalid",
+        ),
     ],
 )
 def test_a_refused_edit_names_the_field_and_changes_nothing(
-    make_player: Callable[..., Player], body: dict[str, Any], errors: dict[str, str]
+    make_player: Callable[..., Player],
+    body: dict[str, Any],
+    errors: dict[str, str],
+    status: int,
+    code: str,
 ) -> None:
     amal = make_player()
     before = stored(amal)
 
-    assert_field_errors(amal.client.patch(ME, body, format="json"), errors)
+    response = amal.client.patch(ME, body, format="json")
+    assert_field_errors(response, errors, status=status, code=code)
 
     assert stored(amal) == before
 

@@ -585,7 +585,7 @@ def test_a_deletion_confirmed_by_someone_elses_sign_in_or_a_bad_token_changes_no
     expired = {"provider": "apple", "id_token": apple(sub="amal", lifetime=-120)}
     no_token = client.delete(ME, {"provider": "apple"}, format="json")
 
-    problem = assert_problem(other, 400, "wrong_identity")
+    problem = assert_problem(other, 422, "wrong_identity")
     assert [e["field"] for e in problem["errors"]] == ["id_token"]
     assert_problem(client.delete(ME, expired, format="json"), 401, "id_token_expired")
     assert [(e["field"], e["code"]) for e in no_token.json()["errors"]] == [

@@ -44,7 +44,10 @@ def test_tokens_are_stored_only_as_their_hash(db: None, anon: APIClient) -> None
 
 def test_register_refuses_a_taken_username_whatever_its_case(db: None, anon: APIClient) -> None:
     assert register(anon, "layla").status_code == 201
-    assert_field_errors(register(anon, "LAYLA"), {"username": "unique"})
+    # A conflict with an existing account, not a fault in the body: 409.
+    assert_field_errors(
+        register(anon, "LAYLA"), {"username": "unique"}, status=409, code="username_taken"
+    )
     assert User.objects.count() == 1
 
 

@@ -113,6 +113,26 @@ def test_a_move_the_rules_refuse_is_422_with_the_engine_code_and_changes_nothing
     assert fingerprint(view["id"]) == before
 
 
+def test_S20_a_sawa_in_a_gamerules_match_is_422_not_in_ruleset_and_changes_nothing(
+    hokum_table: Callable[..., Any],
+) -> None:
+    """The schema lists every ruleset's move types, so `{"type": "sawa"}` is well formed; the
+    match's ruleset has no Sawa (rules-saudi.md S20): a refusal, not a bad body. Retried
+    with the same key, the refusal is not stored as an answer."""
+    view, players = hokum_table()
+    reach(players, view["id"], "open_lead")
+    before = fingerprint(view["id"])
+    headers = {"HTTP_IDEMPOTENCY_KEY": "sawa-1"}
+    for player in (players[2], players[1]):  # to act, and not
+        for _ in range(2):
+            response = player.client.post(
+                match_url(view["id"], "/moves"), {"type": "sawa"}, format="json", **headers
+            )
+            problem = assert_problem(response, 422, "not_in_ruleset")
+            assert "errors" not in problem
+    assert fingerprint(view["id"]) == before
+
+
 def test_the_locked_leader_may_still_lead_a_plain_card_after_refusals(
     hokum_table: Callable[..., Any],
 ) -> None:

@@ -329,7 +329,7 @@ def test_S21_sawa_out_of_time_or_turn_is_refused_and_changes_nothing(
 
 
 @pytest.mark.slow
-def test_S2_a_gamerules_match_shows_no_saudi_key_and_refuses_sawa_as_malformed(
+def test_S2_a_gamerules_match_shows_no_saudi_key_and_refuses_sawa(
     table: Callable[..., Any],
 ) -> None:
     view, players = table()
@@ -358,7 +358,8 @@ def test_S2_a_gamerules_match_shows_no_saudi_key_and_refuses_sawa_as_malformed(
     if Match.objects.get(pk=match_id).status == "active":
         seat = to_act(match_id)
         before = fingerprint(match_id)
-        assert_problem(post_move(players[seat], match_id, {"type": "sawa"}), 400, "malformed")
+        response = post_move(players[seat], match_id, {"type": "sawa"})
+        assert_problem(response, 422, "not_in_ruleset")
         assert fingerprint(match_id) == before
 
 

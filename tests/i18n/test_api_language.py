@@ -46,7 +46,7 @@ def test_a_refused_move_is_in_arabic_for_an_arabic_header_with_the_same_code(
     arabic = _problem(response, 422, "not_your_turn")
     _arabic(arabic)
     assert response["Content-Language"] == "ar"
-    assert english["title"] == "Move refused" and not ARABIC.search(english["detail"])
+    assert english["title"] == "Request refused" and not ARABIC.search(english["detail"])
     assert {k: v for k, v in arabic.items() if k not in ("title", "detail")} == {
         k: v for k, v in english.items() if k not in ("title", "detail")
     }

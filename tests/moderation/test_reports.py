@@ -38,7 +38,6 @@ def test_a_player_reports_another_seat(table: Any) -> None:
         ({"seat": 4}, "seat"),
         ({"seat": "x"}, "seat"),
         ({"seat": None}, "seat"),
-        ({"seat": 0}, "seat"),  # yourself
     ],
 )
 def test_validation(table: Any, body: dict[str, Any], field: str) -> None:
@@ -49,12 +48,21 @@ def test_validation(table: Any, body: dict[str, Any], field: str) -> None:
     assert not Report.objects.exists()
 
 
+def test_reporting_yourself_is_refused_as_well_formed(table: Any) -> None:
+    view, players = table()
+    problem = assert_problem(_report(players[0], view["id"], seat=0), 422, "cannot_report_self")
+    assert [e["field"] for e in problem["errors"]] == ["seat"]
+    assert not Report.objects.exists()
+
+
 def test_a_seat_without_a_player_cannot_be_reported(make_player: Any) -> None:
     host = make_player()
     created = create_match(host, bots={"1": "easy"})
-    problem = assert_problem(_report(host, created["id"], seat=1), 400, "invalid")  # a bot
-    assert problem["errors"][0]["field"] == "seat"
-    assert_problem(_report(host, created["id"], seat=2), 400, "invalid")  # empty
+    # A seat 0-3 is what the schema asks; who sits there is the match's state: 422.
+    problem = assert_problem(_report(host, created["id"], seat=1), 422, "no_player_in_seat")
+    assert problem["errors"][0]["field"] == "seat"  # a bot
+    assert_problem(_report(host, created["id"], seat=2), 422, "no_player_in_seat")  # empty
+    assert not Report.objects.exists()
 
 
 def test_outsiders_cannot_report_in_a_private_match(table: Any, make_player: Any) -> None:

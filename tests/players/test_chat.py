@@ -295,7 +295,7 @@ def test_a_chat_message_can_be_reported_by_the_table_only(
         (players[0], 1, 999999),
         (outsider, 1, message["id"]),
     ]:
-        body = assert_problem(report(player, seat, ref), 400, "invalid")
+        body = assert_problem(report(player, seat, ref), 422, "chat_message_not_found")
         assert [e["field"] for e in body["errors"]] == ["chat_message"]
     assert Report.objects.count() == 0
     answer = report(players[0], 1, message["id"])

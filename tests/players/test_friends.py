@@ -61,7 +61,7 @@ def test_refusals_have_their_codes_and_change_nothing(make_player: Callable[...,
     Block.objects.create(blocker=blocker.user, blocked=me_.user)
     Block.objects.create(blocker=me_.user, blocked=blocked.user)
     before = community()
-    assert_problem(follow(me_, me_.user.username), 400, "cannot_follow_self")
+    assert_problem(follow(me_, me_.user.username), 422, "cannot_follow_self")
     assert_problem(follow(me_, "nobody-at-all"), 404, "user_not_found")
     assert_problem(follow(me_, gone.user.username), 404, "user_not_found")
     one = assert_problem(follow(me_, blocker.user.username), 409, "user_blocked")

@@ -143,11 +143,13 @@ def test_device_mutes_refuse_bad_input_and_other_peoples_devices_and_change_noth
         {"notifications": {"your_turn": "no"}},
         {"notifications": {"not_a_kind": False}},
         {"notifications": []},
-        {},
         {"notifications": {"your_turn": False}, "extra": 1},
     ]
     for body in bad:
         assert_problem(owner.client.patch(url, body, format="json"), 400, "invalid")
+    # An empty PATCH is well formed and changes nothing: the device as it is.
+    unchanged = owner.client.patch(url, {}, format="json")
+    assert unchanged.status_code == 200 and unchanged.json()["id"] == device
     assert_problem(stranger.client.get(url), 404, "not_found")
     mute = {"notifications": {"your_turn": False}}
     assert_problem(stranger.client.patch(url, mute, format="json"), 404, "not_found")

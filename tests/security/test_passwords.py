@@ -27,8 +27,9 @@ def register(client: APIClient, password: str, **fields: str) -> Any:
 
 
 def password_codes(response: Any) -> set[str]:
-    """A 400 ``invalid`` whose field errors are all on ``password``; their codes."""
-    body = assert_problem(response, 400, "invalid")
+    """A 422 ``weak_password`` (the body is well formed: api.md) whose field errors are all on
+    ``password``; their codes."""
+    body = assert_problem(response, 422, "weak_password")
     assert {e["field"] for e in body["errors"]} == {"password"}, body["errors"]
     return {e["code"] for e in body["errors"]}
 

@@ -47,9 +47,12 @@ def view_of(player: Player, match_id: int) -> dict[str, Any]:
     return response.json()
 
 
-def assert_field_errors(response: Any, expected: dict[str, str]) -> None:
-    """A 400 whose ``errors`` name exactly these fields, each with its code."""
-    body = assert_problem(response, 400, "invalid")
+def assert_field_errors(
+    response: Any, expected: dict[str, str], *, status: int = 400, code: str = "invalid"
+) -> None:
+    """A 400 (or the ``status`` and ``code`` of a refusal: a 422 ``weak_password``) whose
+    ``errors`` name exactly these fields, each with its code."""
+    body = assert_problem(response, status, code)
     errors = body["errors"]
     assert isinstance(errors, list) and errors
     for item in errors:
