@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from drf_spectacular.extensions import (
-    OpenApiAuthenticationExtension,
-    OpenApiSerializerExtension,
-)
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+
+from core.serializers import StrictRequestSchema
 
 if TYPE_CHECKING:
     from drf_spectacular.openapi import AutoSchema
@@ -25,18 +24,17 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
         }
 
 
-class AccountDeleteRequestScheme(OpenApiSerializerExtension):
+class AccountDeleteRequestScheme(StrictRequestSchema):
     """``DELETE /me`` takes a password, or a fresh sign-in (``provider`` and ``id_token``; its
     ``nonce`` when it used one): the serializer's ``validate`` asks for one of the two, and
     the schema says so, so a body with neither is one the schema forbids (a 400)."""
 
     target_class = "accounts.api.serializers.AccountDeleteRequestSerializer"
-
-    def get_name(self, auto_schema: AutoSchema, direction: Any) -> str:
-        return "AccountDelete"  # "Request" is added for the request direction, as for the rest
+    match_subclasses = False
+    priority = 1  # before the strict schema of every request serializer, which it extends
 
     def map_serializer(self, auto_schema: AutoSchema, direction: Any) -> dict[str, Any]:
-        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        schema = super().map_serializer(auto_schema, direction)
         # Each way names the properties it requires (strict validators ask for it, and a
         # generated type then makes them required in its branch).
         schema["anyOf"] = [

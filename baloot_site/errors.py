@@ -96,6 +96,8 @@ REFUSED_FIELDS: dict[tuple[str, str], str] = {
     ("new_password", "password_too_common"): "weak_password",
     ("new_password", "password_too_similar"): "weak_password",
     ("new_password", "password_entirely_numeric"): "weak_password",
+    # More projects than any declaration holds (games/api/serializers/moves.py MAX_PROJECTS).
+    ("projects", "max_length"): "invalid_project",
 }
 
 

@@ -133,6 +133,19 @@ def test_S20_a_sawa_in_a_gamerules_match_is_422_not_in_ruleset_and_changes_nothi
     assert fingerprint(view["id"]) == before
 
 
+def test_more_projects_than_any_declaration_holds_is_422_invalid_project(
+    hokum_table: Callable[..., Any],
+) -> None:
+    """The schema leaves a declaration's list unbounded; past the parser's bound (4, twice
+    what the rules allow) the list is refused unread, as the engine refuses 3: invalid_project."""
+    view, players = hokum_table()
+    before = fingerprint(view["id"])
+    body = {"type": "declare", "projects": [{"kind": "50", "cards": ["7S"]}] * 5}
+    problem = assert_problem(post_move(players[1], view["id"], body), 422, "invalid_project")
+    assert [e["field"] for e in problem["errors"]] == ["projects"]
+    assert fingerprint(view["id"]) == before
+
+
 def test_the_locked_leader_may_still_lead_a_plain_card_after_refusals(
     hokum_table: Callable[..., Any],
 ) -> None:

@@ -36,7 +36,10 @@ from games.models import Actor
 
 PROJECT_KINDS = [k.value for k in engine.ProjectKind]
 # A declaration holds at most 2 projects by the rules; the body allows a few more so that the
-# engine, not the parser, names a rule broken (invalid_project).
+# engine, not the parser, names a rule broken (invalid_project). Past this bound the parser
+# stops reading (a cheap refusal of a long list) and answers the same 422 invalid_project
+# (baloot_site/errors.py REFUSED_FIELDS): the schema leaves the list unbounded, since a
+# bounded one would make generated clients type it as tuples that a legal move's list is not.
 MAX_PROJECTS = 4
 
 
