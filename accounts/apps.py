@@ -8,7 +8,7 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from accounts import (
             mail,
-            schema,  # noqa: F401 - registers the bearer scheme for the schema
+            schema,  # noqa: F401 - registers the schema extensions (bearer scheme, deletion)
             tasks,
         )
 

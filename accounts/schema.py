@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
+from accounts.api.serializers import AccountDeleteRequestSerializer
 from core.serializers import StrictRequestSchema
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ class AccountDeleteRequestScheme(StrictRequestSchema):
     ``nonce`` when it used one): the serializer's ``validate`` asks for one of the two, and
     the schema says so, so a body with neither is one the schema forbids (a 400)."""
 
-    target_class = "accounts.api.serializers.AccountDeleteRequestSerializer"
+    target_class = AccountDeleteRequestSerializer
     match_subclasses = False
     priority = 1  # before the strict schema of every request serializer, which it extends
 
