@@ -63,19 +63,35 @@ def move_log_entries(viewed: ViewedMatch, after: int, limit: int) -> list[LogEnt
     revealed = _revealed_by_round(state) if has_sawa else {}
     rules = engine.get_ruleset(header.ruleset)
     return [
-        LogEntry(
-            seq=move.seq,
-            version=move.version,
-            round=move.round_number,
-            seat=move.seat,
-            actor=move.actor,
-            move=engine.move_from_dict(move.payload, rules),
-            created_at=move.created_at,
+        _entry(
+            move,
+            rules,
             cards_hidden=move.round_number == open_round and move.seat != viewer_index,
             revealed_hands=revealed.get(move.round_number),
         )
         for move in moves
     ]
+
+
+def _entry(
+    move: Move,
+    rules: engine.Ruleset,
+    *,
+    cards_hidden: bool,
+    revealed_hands: tuple[tuple[engine.Card, ...], ...] | None = None,
+) -> LogEntry:
+    """One stored move as a log entry, its declared cards hidden or shown."""
+    return LogEntry(
+        seq=move.seq,
+        version=move.version,
+        round=move.round_number,
+        seat=move.seat,
+        actor=move.actor,
+        move=engine.move_from_dict(move.payload, rules),
+        created_at=move.created_at,
+        cards_hidden=cards_hidden,
+        revealed_hands=revealed_hands,
+    )
 
 
 # A trick is complete with its fourth card: the round's fourth card play ends trick 1.
@@ -145,19 +161,7 @@ def declarations_revealed(
                     break
         if completed is None or not after < completed.version <= last or not declared:
             continue
-        entries = tuple(
-            LogEntry(
-                seq=move.seq,
-                version=move.version,
-                round=move.round_number,
-                seat=move.seat,
-                actor=move.actor,
-                move=engine.move_from_dict(move.payload, rules),
-                created_at=move.created_at,
-                cards_hidden=False,
-            )
-            for move in declared
-        )
+        entries = tuple(_entry(move, rules, cards_hidden=False) for move in declared)
         out.append(Reveal(number, completed.version, declared[0].version, entries))
     return out
 
