@@ -18,12 +18,13 @@ from django.conf import settings
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 
 from core.problems import PROBLEM_CONTENT_TYPE, problem
 
 CODE = "login_locked"
-DETAIL = "Too many failed logins for this account; try again later."
+DETAIL = _("Too many failed logins for this account; try again later.")
 
 
 def retry_after(username: str | None) -> int:

@@ -51,7 +51,8 @@ _RESERVED = _BOT_WORDS | {level + word for level in _LEVEL_WORDS for word in ("b
 # capitals) without Latin letters.
 _LOOK_ALIKES = {
     "a": "\u0430\u03b1\u0251\u1d00",  # Cyrillic a, alpha, Latin alpha, small capital A
-    "b": "\u0432\u044c\u03b2\u0299\u0253\u0185",  # ve, soft sign, beta, small B, hooked b
+    # ve, soft sign, beta, small B, hooked b, Cherokee be (capital and small)
+    "b": "\u0432\u044c\u03b2\u0299\u0253\u0185\u13f4\u13fc",
     "c": "\u0441\u03f2\u0188\u1d04",  # Cyrillic es, lunate sigma, hooked c, small capital C
     "d": "\u0501\u0257\u1d05",  # Cyrillic komi de, hooked d, small capital D
     "e": "\u0435\u03b5\u025b\u01dd\u1d07\u0454",  # Cyrillic ie, epsilon, open e, turned e
@@ -61,7 +62,8 @@ _LOOK_ALIKES = {
     "l": "\u029f\u04cf",  # small capital L, Cyrillic palochka
     "m": "\u043c\u1d0d",  # Cyrillic em (capital looks like M), small capital M
     "n": "\u0274\u03b7",  # small capital N, eta
-    "o": "0\u043e\u03bf\u1d0f\u0275",  # zero, Cyrillic o, omicron, small capital O
+    # zero, Cyrillic o, omicron, small capital O, Armenian oh (its capital folds to it)
+    "o": "0\u043e\u03bf\u1d0f\u0275\u0585",
     "p": "\u0440\u03c1\u1d18",  # Cyrillic er, rho, small capital P
     "r": "\u0433\u0280\u027e",  # Cyrillic ghe, small capital R, fish-hook r
     "s": "\u0455\ua7a9",  # Cyrillic dze, s with oblique stroke

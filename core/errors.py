@@ -75,6 +75,17 @@ class Refused(DomainError):
     status = 422
 
 
+class FieldRefused(Refused):
+    """A refusal about one field of the body, named in ``errors`` as a 400 names its fields."""
+
+    field: ClassVar[str] = "body"
+
+    def __init__(self) -> None:
+        detail = str(self.default_detail)
+        error = {"field": self.field, "code": self.code, "detail": detail}
+        super().__init__(detail, errors=[error])
+
+
 def domain_error_classes() -> list[type[DomainError]]:
     """Every subclass of DomainError imported so far (the caller imports the apps' errors)."""
     found: list[type[DomainError]] = []

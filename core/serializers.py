@@ -104,7 +104,14 @@ class ConstFieldSchema(OpenApiSerializerFieldExtension):
 
 
 class StrictCharField(serializers.CharField):
-    """A string and only a string: DRF's CharField would turn 0 or true into "0", "True"."""
+    """A string and only a string: DRF's CharField would turn 0 or true into "0", "True".
+    Taken as sent, not trimmed: a password, a code or a token with spaces is that value (a
+    trimmed password logged in without its spaces), and a string the schema allows, spaces
+    only included, is never a 400 for being blank once trimmed."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("trim_whitespace", False)
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import Conflict, InvalidInput, NotFound, Refused
+from core.errors import Conflict, FieldRefused, InvalidInput, NotFound
 
 
 class DuplicateReport(Conflict):
@@ -12,18 +12,7 @@ class DuplicateReport(Conflict):
     default_detail = _("You already have an open report on this player in this match.")
 
 
-class _FieldRefused(Refused):
-    """A refusal that names the body's field it is about, as a 400 names its fields."""
-
-    field: str = "body"
-
-    def __init__(self) -> None:
-        detail = str(self.default_detail)
-        error = {"field": self.field, "code": self.code, "detail": detail}
-        super().__init__(detail, errors=[error])
-
-
-class NoPlayerInSeat(_FieldRefused):
+class NoPlayerInSeat(FieldRefused):
     """A report naming a seat with nobody in it, or a bot: the seat is a well-formed 0-3."""
 
     code = "no_player_in_seat"
@@ -31,13 +20,13 @@ class NoPlayerInSeat(_FieldRefused):
     default_detail = _("That seat holds no player to report.")
 
 
-class CannotReportSelf(_FieldRefused):
+class CannotReportSelf(FieldRefused):
     code = "cannot_report_self"
     field = "seat"
     default_detail = _("You cannot report yourself.")
 
 
-class ChatMessageNotFound(_FieldRefused):
+class ChatMessageNotFound(FieldRefused):
     """One answer for a message that does not exist, is another table's or another seat's, or
     one the reporter could not have seen (not seated)."""
 

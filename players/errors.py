@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import Conflict, DomainError, InvalidInput, NotFound, Refused
+from core.errors import Conflict, DomainError, FieldRefused, InvalidInput, NotFound
 
 
 class UnknownRuleset(NotFound):
@@ -20,18 +20,21 @@ class UserNotFound(NotFound):
     default_detail = _("No player has that username.")
 
 
-class CannotFollowSelf(Refused):
+class CannotFollowSelf(FieldRefused):
     code = "cannot_follow_self"
+    field = "username"
     default_detail = _("You cannot follow yourself.")
 
 
-class CannotBlockSelf(Refused):
+class CannotBlockSelf(FieldRefused):
     code = "cannot_block_self"
+    field = "username"
     default_detail = _("You cannot block yourself.")
 
 
-class CannotInviteSelf(Refused):
+class CannotInviteSelf(FieldRefused):
     code = "cannot_invite_self"
+    field = "username"
     default_detail = _("You cannot invite yourself.")
 
 

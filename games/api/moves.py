@@ -22,6 +22,9 @@ from games.api.common import MATCH_ID, etag_header, int_param, match_pk
 from games.api.pagination import PAGE_SIZE, page_size_from
 from games.errors import NotInRuleset
 
+# The column that stores it with the answer it replays is this long; the schema states it.
+MAX_IDEMPOTENCY_KEY = 200
+
 
 class MovesResource(viewsets.GenericViewSet):
     """``/matches/{id}/moves`` (composed into ``MatchViewSet``)."""
@@ -35,7 +38,7 @@ class MovesResource(viewsets.GenericViewSet):
             MATCH_ID,
             OpenApiParameter(
                 "Idempotency-Key",
-                str,
+                {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY},
                 OpenApiParameter.HEADER,
                 description=(
                     "Retry-safe key (at most 200 characters), scoped to you and the match and "
@@ -105,8 +108,10 @@ class MovesResource(viewsets.GenericViewSet):
         assert isinstance(data, dict)  # validated_body refuses any other body with a 400
         payload = {k: v for k, v in data.items() if k != "expected_version"}
         key = request.headers.get("Idempotency-Key") or None
-        if key is not None and len(key) > 200:
-            raise InvalidInput(_("Idempotency-Key is at most 200 characters."))
+        if key is not None and len(key) > MAX_IDEMPOTENCY_KEY:
+            detail = _("Idempotency-Key is at most 200 characters.")
+            error = {"field": "Idempotency-Key", "code": "max_length", "detail": detail}
+            raise InvalidInput(detail, errors=[error])
 
         fingerprint = idempotency.request_fingerprint({**payload, "expected_version": expected})
         # One transaction and one lock around the replay check, the move, the rendering and

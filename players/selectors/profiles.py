@@ -11,7 +11,7 @@ from players.selectors.ratings import ratings_of
 
 def profile_user(username: str) -> User | None:
     """The account behind a username, or None (unknown, or deleted: its data is gone)."""
-    return User.objects.filter(username=username, deleted_at__isnull=True).first()
+    return User.objects.filter(username__iexact=username, deleted_at__isnull=True).first()
 
 
 def profile_json(user: User) -> dict[str, Any]:

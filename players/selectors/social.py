@@ -20,7 +20,7 @@ def user_by_username(username: str) -> User:
     with the rest of its personal data), so it is the same answer as an unknown name."""
     if "\x00" in username:  # PostgreSQL refuses NUL in text; no username holds one
         raise UserNotFound()
-    user = User.objects.filter(username=username, deleted_at__isnull=True).first()
+    user = User.objects.filter(username__iexact=username, deleted_at__isnull=True).first()
     if user is None:
         raise UserNotFound()
     return user

@@ -67,7 +67,7 @@ def block_remove(*, user: User, username: str) -> None:
     if "\x00" in username:  # a path parameter; PostgreSQL refuses NUL in text
         raise NotBlocked()
     deleted, _ = Block.objects.filter(
-        blocker=user, blocked__username=username, blocked__deleted_at__isnull=True
+        blocker=user, blocked__username__iexact=username, blocked__deleted_at__isnull=True
     ).delete()
     if not deleted:
         raise NotBlocked()

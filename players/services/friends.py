@@ -35,7 +35,7 @@ def follow_remove(*, user: User, username: str) -> None:
     if "\x00" in username:  # a path parameter; PostgreSQL refuses NUL in text
         raise NotFollowing()
     deleted, _ = Follow.objects.filter(
-        follower=user, followed__username=username, followed__deleted_at__isnull=True
+        follower=user, followed__username__iexact=username, followed__deleted_at__isnull=True
     ).delete()
     if not deleted:
         raise NotFollowing()

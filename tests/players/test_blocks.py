@@ -67,7 +67,9 @@ def test_refusals_have_their_codes_and_change_nothing(make_player: Callable[...,
     me_, gone = make_player(), make_player()
     erase(gone)
     before = community()
-    assert_problem(block(me_, me_.user.username), 422, "cannot_block_self")
+    for name in (me_.user.username, me_.user.username.upper()):  # usernames ignore case
+        refused = assert_problem(block(me_, name), 422, "cannot_block_self")
+        assert [e["field"] for e in refused["errors"]] == ["username"]
     assert_problem(block(me_, "nobody-at-all"), 404, "user_not_found")
     assert_problem(block(me_, gone.user.username), 404, "user_not_found")
     assert_field_errors(

@@ -61,7 +61,9 @@ def test_refusals_have_their_codes_and_change_nothing(make_player: Callable[...,
     Block.objects.create(blocker=blocker.user, blocked=me_.user)
     Block.objects.create(blocker=me_.user, blocked=blocked.user)
     before = community()
-    assert_problem(follow(me_, me_.user.username), 422, "cannot_follow_self")
+    for name in (me_.user.username, me_.user.username.upper()):  # usernames ignore case
+        refused = assert_problem(follow(me_, name), 422, "cannot_follow_self")
+        assert [e["field"] for e in refused["errors"]] == ["username"]
     assert_problem(follow(me_, "nobody-at-all"), 404, "user_not_found")
     assert_problem(follow(me_, gone.user.username), 404, "user_not_found")
     one = assert_problem(follow(me_, blocker.user.username), 409, "user_blocked")

@@ -132,7 +132,9 @@ def test_refusals_to_invite_have_their_codes_and_change_nothing(
     match_id = created["id"]
     assert invite(host, match_id, layla.user.username).status_code == 201
     before = fingerprint(match_id), community()
-    assert_problem(invite(host, match_id, host.user.username), 422, "cannot_invite_self")
+    for name in (host.user.username, host.user.username.upper()):  # usernames ignore case
+        refused = assert_problem(invite(host, match_id, name), 422, "cannot_invite_self")
+        assert [e["field"] for e in refused["errors"]] == ["username"]
     assert_problem(invite(host, match_id, "nobody-at-all"), 404, "user_not_found")
     assert_problem(invite(host, match_id, gone.user.username), 404, "user_not_found")
     assert_problem(invite(host, match_id, guest.user.username), 409, "invitee_seated")

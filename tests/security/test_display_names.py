@@ -51,6 +51,9 @@ REFUSED = {
     "\u0415asy\u0412ot": "reserved",  # Cyrillic capital Ie and Ve in "EasyBot"
     "\u0190asy \u0253ot": "reserved",  # open E and hooked b: "Easy bot"
     "\u0280\u1d0f\u0299\u1d0f\u1d1b": "reserved",  # small capitals: "robot"
+    "B\u0585t": "reserved",  # Armenian oh
+    "\u13f4OT": "reserved",  # Cherokee be
+    "\u13fc\u0555t": "reserved",  # Cherokee small be, Armenian capital oh
     # The anonymous name a deleted account's seat shows.
     "deleted-11": "reserved",
     "Deleted 10": "reserved",

@@ -6,6 +6,7 @@ on /admin/login/, which had no limit at all.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -169,3 +170,15 @@ def test_the_api_and_the_admin_count_failures_together(staff: Player, anon: APIC
     assert admin_login(client, "wrong guess a").status_code == 200
     assert_locked(admin_login(client, "wrong guess b"))
     assert_locked(login(anon, "staffer"))
+
+
+def test_the_lockout_reads_in_arabic_for_an_arabic_caller(layla: Player, anon: APIClient) -> None:
+    for n in range(LIMIT - 1):
+        fail(anon, "layla", n)
+    for response in (
+        fail(anon, "layla", LIMIT, HTTP_ACCEPT_LANGUAGE="ar"),  # the failure that locks
+        login(anon, "layla", PASSWORD, HTTP_ACCEPT_LANGUAGE="ar"),  # and one while locked
+    ):
+        body = assert_problem(response, 429, "login_locked")
+        assert re.search("[\u0600-\u06ff]", body["detail"]), body
+        assert re.search("[\u0600-\u06ff]", body["title"]), body

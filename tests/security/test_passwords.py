@@ -115,3 +115,16 @@ def test_the_admin_refuses_a_weak_password_for_oneself(
 def _error_codes(page: Any) -> set[str]:
     form = page.context["form"]
     return {e.code for errors in form.errors.as_data().values() for e in errors}
+
+
+def test_a_password_is_taken_as_sent_spaces_included(db: None, anon: APIClient) -> None:
+    """Not trimmed: a password with spaces around it is that password, and the one without
+    them is another (a trimmed field let "  x  " log in as "x")."""
+    spaced = "  Tr1m me please  "
+    assert register(anon, spaced).status_code == 201
+    body = {"username": "layla_h", "password": spaced.strip()}
+    assert_problem(
+        anon.post(f"{API}/auth/login", body, format="json"), 401, "authentication_failed"
+    )
+    body["password"] = spaced
+    assert anon.post(f"{API}/auth/login", body, format="json").status_code == 200
