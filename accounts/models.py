@@ -31,6 +31,12 @@ class User(AbstractUser):
     # When ``email`` was confirmed with a code sent to it (accounts.recovery). Only then is
     # the address used (password reset): one typed in the admin or by createsuperuser is not.
     email_verified_at = models.DateTimeField(null=True, blank=True)
+    # Whether the players who follow this one see their presence (online, in a public match,
+    # last seen) and hear its changes on their streams; false: they see ``offline``.
+    show_presence = models.BooleanField(default=True)
+    # When the player's last stream closed: written once per disconnect, never per heartbeat
+    # (who is online now is in the shared cache, players.presence).
+    last_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta(AbstractUser.Meta):
         constraints = [

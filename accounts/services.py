@@ -89,10 +89,15 @@ DELETED_PREFIX = "deleted-"
 
 
 def profile_update(
-    *, user: User, display_name: str | Keep = KEEP, language: str | Keep | None = KEEP
+    *,
+    user: User,
+    display_name: str | Keep = KEEP,
+    language: str | Keep | None = KEEP,
+    show_presence: bool | Keep = KEEP,
 ) -> User:
-    """Change the display name (already cleaned: ``accounts.names.clean_display_name``) and
-    the language (``en``, ``ar``, or None to follow each request's Accept-Language)."""
+    """Change the display name (already cleaned: ``accounts.names.clean_display_name``), the
+    language (``en``, ``ar``, or None to follow each request's Accept-Language) and whether
+    followers see the player's presence."""
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         fields = []
@@ -102,6 +107,9 @@ def profile_update(
         if language is not KEEP:
             locked.language = language or ""
             fields.append("language")
+        if show_presence is not KEEP:
+            locked.show_presence = show_presence
+            fields.append("show_presence")
         if fields:
             locked.save(update_fields=fields)
     return locked
@@ -213,6 +221,7 @@ def _personal_data_erase(user: User) -> None:
     user.last_name = ""
     user.language = ""
     user.last_login = None
+    user.last_seen_at = None
     user.set_unusable_password()
     user.is_active = False
     user.is_staff = False

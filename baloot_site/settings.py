@@ -467,6 +467,7 @@ SPECTACULAR_SETTINGS = {
         "PhraseKindEnum": ["phrase", "emote"],
         "TurnSecondsEnum": "players.api.matchmaking.TURN_SECONDS_ENUM",
         "PeriodEnum": ["all", "week"],
+        "PresenceEnum": "players.presence.STATES",
     },
 }
 

@@ -12,7 +12,12 @@ from rest_framework.fields import get_error_detail
 from accounts.models import IdentityProvider, User
 from accounts.names import clean_display_name
 from accounts.services import DELETED_PREFIX
-from core.serializers import StrictCharField, StrictRegexField, StrictRequestSerializer
+from core.serializers import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictRegexField,
+    StrictRequestSerializer,
+)
 
 
 class RegisterRequestSerializer(StrictRequestSerializer):
@@ -76,6 +81,12 @@ class ProfileUpdateRequestSerializer(StrictRequestSerializer):
         required=False,
         help_text="An address to verify: a code is mailed to it, and POST /me/email/verify "
         "makes it yours (until then `email` keeps the verified one). null: remove it.",
+    )
+    show_presence = StrictBooleanField(
+        required=False,
+        help_text="Whether the players who follow you see your presence (online, in a public "
+        "match, last seen) in GET /me/friends and on their /ws/v1/me stream; false: they see "
+        "you `offline` with no `last_seen`, and hear nothing of you. True for a new account.",
     )
 
     def validate_display_name(self, value: str) -> str:

@@ -59,6 +59,7 @@ def profile_json(user: User) -> dict[str, Any]:
         # Only a verified address is the account's; the one waiting for its code is apart.
         "email": user.email if user.email_verified_at is not None else None,
         "email_pending": recovery.email_pending(user),
+        "show_presence": user.show_presence,
         "date_joined": user.date_joined,
         "stats": player_stats(user),
         "identities": identities_json(user),
@@ -130,6 +131,11 @@ class MeView(APIView):
                 "Follow Accept-Language again", value={"language": None}, request_only=True
             ),
             OpenApiExample(
+                "Hide your presence from your followers",
+                value={"show_presence": False},
+                request_only=True,
+            ),
+            OpenApiExample(
                 "Set an email address (a code is mailed to it)",
                 value={"email": "amal@example.com"},
                 request_only=True,
@@ -140,7 +146,8 @@ class MeView(APIView):
             **docs.errors(
                 (
                     400,
-                    "Invalid fields: an unknown language, an invalid email address (`invalid`).",
+                    "Invalid fields: an unknown language, an invalid email address, a "
+                    "`show_presence` that is not `true` or `false` (`invalid`).",
                 ),
                 (
                     422,
@@ -155,13 +162,14 @@ class MeView(APIView):
                 base=docs.AUTH_ERRORS,
             ),
         },
-        summary="Change your display name, language or email address",
+        summary="Change your display name, language, email address or presence",
         description="Only the fields sent change. Seats show the new name from now on, in "
         "running and finished matches alike. The answer is in the language it sets (`null`: "
         "the `Accept-Language` one). A new `email` is not yours yet: a six-digit code is "
         "mailed to it (in your language), the answer shows it as `email_pending`, and "
         "`POST /me/email/verify` with the code makes it your `email`. `email: null` removes "
-        "your address.",
+        "your address. `show_presence: false` hides your presence from the players who "
+        "follow you (`GET /me/friends` shows you `offline`, with no `last_seen`).",
     )
     def patch(self, request: Request) -> Response:
         user = request_user(request)

@@ -33,6 +33,9 @@ class MeSerializer(UserViewSerializer):
         allow_null=True,
         help_text="An address waiting for its code (POST /me/email/verify); null when none.",
     )
+    show_presence = serializers.BooleanField(
+        help_text="Whether the players who follow you see your presence (PATCH /me)."
+    )
     date_joined = serializers.DateTimeField()
     stats = PlayerStatsSerializer()
     identities = IdentitySerializer(
