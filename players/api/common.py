@@ -11,6 +11,7 @@ from rest_framework import serializers
 from core import docs
 from core.serializers import StrictCharField, StrictRequestSerializer
 from games.api.pagination import NewestFirstCursor
+from players import presence
 
 USERNAME = OpenApiParameter(
     "username", str, OpenApiParameter.PATH, description="The other player's username."
@@ -26,6 +27,24 @@ class ListedPlayerSerializer(serializers.Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField()
     since = serializers.DateTimeField(help_text="When you followed or blocked them.")
+
+
+class FriendSerializer(ListedPlayerSerializer):
+    presence = serializers.ChoiceField(
+        choices=presence.STATES,
+        help_text="`online`: a stream of theirs is open; `in_match`: they are seated at the "
+        "public match `match_id` with its stream open (a private match shows `online`); "
+        "`offline`: no stream open, or they hide their presence (`show_presence`), or a block "
+        "stands between you.",
+    )
+    match_id = serializers.IntegerField(
+        allow_null=True, help_text="The public match they play, for `in_match`; else null."
+    )
+    last_seen = serializers.DateTimeField(
+        allow_null=True,
+        help_text="Now while they are online; when their last stream closed while offline; "
+        "null if never seen, or hidden.",
+    )
 
 
 class UsernameRequestSerializer(StrictRequestSerializer):
@@ -57,7 +76,12 @@ class SocialPage(NewestFirstCursor):
 
 
 _LISTED = ListedPlayerSerializer()
+_FRIEND = FriendSerializer()
 
 
 def listed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [_LISTED.to_representation(row) for row in rows]
+
+
+def friends_listed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [_FRIEND.to_representation(row) for row in rows]

@@ -16,21 +16,34 @@ from players.api.common import (
     PAGE_ERRORS,
     UNKNOWN_USER,
     USERNAME,
+    FriendSerializer,
     ListedPlayerSerializer,
     SocialPage,
     UsernameRequestSerializer,
+    friends_listed,
     listed,
     username_example,
 )
+from players.selectors.presence import presence_for
 from players.selectors.social import follow_json, friends_of
 from players.services import friends as services
 
 FRIEND = OpenApiExample("A friend", value=LISTED_EXAMPLE, response_only=True)
+FRIENDS = OpenApiExample(
+    "A friend at a public match",
+    value={
+        **LISTED_EXAMPLE,
+        "presence": "in_match",
+        "match_id": 42,
+        "last_seen": "2026-03-02T18:30:00Z",
+    },
+    response_only=True,
+)
 
 
 class FriendsView(GenericAPIView):
     pagination_class = SocialPage
-    serializer_class = ListedPlayerSerializer
+    serializer_class = FriendSerializer
 
     @property
     def throttle_scope(self) -> str:  # read by ScopedRateThrottle
@@ -38,13 +51,24 @@ class FriendsView(GenericAPIView):
 
     @extend_schema(
         operation_id="me_friends_list",
-        responses={200: ListedPlayerSerializer(many=True), **PAGE_ERRORS},
-        summary="The players you follow, newest first",
+        responses={
+            200: OpenApiResponse(FriendSerializer(many=True), examples=[FRIENDS]),
+            **PAGE_ERRORS,
+        },
+        summary="The players you follow, newest first, with their presence",
+        description="Each friend's `presence` comes from their open streams: `online`, "
+        "`in_match` (seated at a public match, `match_id`; a private match shows `online`) or "
+        "`offline`, with `last_seen`. A friend who hides it (`PATCH /me` with "
+        "`show_presence: false`) shows `offline` and `last_seen: null`. Changes come as "
+        "`presence` messages on `/ws/v1/me`.",
     )
     def get(self, request: Request) -> Response:
-        page = self.paginate_queryset(friends_of(request_user(request)))
+        user = request_user(request)
+        page = self.paginate_queryset(friends_of(user))
         assert page is not None
-        return self.get_paginated_response(listed([follow_json(f) for f in page]))
+        seen = presence_for(user.pk, [f.followed for f in page])
+        rows = [{**follow_json(f), **seen[f.followed_id]} for f in page]
+        return self.get_paginated_response(friends_listed(rows))
 
     @extend_schema(
         operation_id="me_friends_create",
