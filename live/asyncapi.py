@@ -134,9 +134,11 @@ def server(host: str, *, secure: bool) -> dict[str, Any]:
 
 def document() -> dict[str, Any]:
     openapi = SchemaGenerator().get_schema(request=None, public=True)
-    # PhraseEnum too: a chat message's phrase is the REST chat's type, one enum for both.
+    # PhraseEnum too: a chat message's phrase is the REST chat's type, one enum for both;
+    # and PresenceEnum, a friend's presence in GET /me/friends.
     shared = _schemas_needed(
-        openapi["components"]["schemas"], ["MatchView", "MoveLogEntry", "PhraseEnum"]
+        openapi["components"]["schemas"],
+        ["MatchView", "MoveLogEntry", "PhraseEnum", "PresenceEnum"],
     )
     schemas: dict[str, Any] = _openapi_as_json_schema(shared)
     schemas["MoveMessage"] = {
@@ -253,6 +255,36 @@ def document() -> dict[str, Any]:
             },
         },
     }
+    schemas["PresenceMessage"] = {
+        "type": "object",
+        "description": "A player you follow came online, sat down at a public match's stream "
+        "or left it, or went offline: the same `presence`, `match_id` and `last_seen` as their "
+        "item of `GET /api/v1/me/friends` now. Sent only when their presence (as the players "
+        "who follow them may see it) changes, never for a player who hides it "
+        "(`show_presence` false) or on either side of a block with you.",
+        "required": ["type", "username", "presence", "match_id", "last_seen"],
+        "additionalProperties": False,
+        "properties": {
+            "type": {"const": "presence"},
+            "username": {"type": "string", "description": "The player you follow."},
+            "presence": {
+                "$ref": "#/components/schemas/PresenceEnum",
+                "description": "`online`: a stream of theirs is open; `in_match`: they are "
+                "seated at the public match `match_id` with its stream open (a private match "
+                "shows `online`); `offline`: their last stream closed.",
+            },
+            "match_id": {
+                "type": ["integer", "null"],
+                "description": "The public match, for `in_match`; else null.",
+            },
+            "last_seen": {
+                "type": ["string", "null"],
+                "format": "date-time",
+                "description": "Now while online; when their last stream closed, for "
+                "`offline`; null if never seen.",
+            },
+        },
+    }
     since = {
         "description": "Resume: only move items after this match version (all if absent). "
         "1 to 10 ASCII digits, at most 2147483647 (the largest match version); anything else, "
@@ -347,7 +379,9 @@ def document() -> dict[str, Any]:
             "me": {
                 "address": "/ws/v1/me",
                 "title": "Your inbox",
-                "description": "Inbox events for the caller, as they commit.",
+                "description": "Inbox events for the caller, as they commit; and the presence "
+                "changes of the players the caller follows (`GET /api/v1/me/friends`), as they "
+                "happen.",
                 "bindings": {
                     "ws": {
                         "method": "GET",
@@ -360,7 +394,10 @@ def document() -> dict[str, Any]:
                         "headers": headers,
                     }
                 },
-                "messages": {"inbox": {"$ref": "#/components/messages/inbox"}},
+                "messages": {
+                    "inbox": {"$ref": "#/components/messages/inbox"},
+                    "presence": {"$ref": "#/components/messages/presence"},
+                },
             },
         },
         "operations": {
@@ -378,8 +415,11 @@ def document() -> dict[str, Any]:
             "receiveInbox": {
                 "action": "receive",
                 "channel": {"$ref": "#/channels/me"},
-                "summary": "Your inbox events.",
-                "messages": [{"$ref": "#/channels/me/messages/inbox"}],
+                "summary": "Your inbox events and your friends' presence.",
+                "messages": [
+                    {"$ref": "#/channels/me/messages/inbox"},
+                    {"$ref": "#/channels/me/messages/presence"},
+                ],
             },
         },
         "components": {
@@ -414,6 +454,13 @@ def document() -> dict[str, Any]:
                     "An inbox event",
                     "Something happened in one of your matches.",
                     {"$ref": "#/components/schemas/InboxMessage"},
+                ),
+                "presence": _message(
+                    "presence",
+                    "A friend's presence",
+                    "A player you follow came online, went into or out of a public match, or "
+                    "went offline.",
+                    {"$ref": "#/components/schemas/PresenceMessage"},
                 ),
             },
             "securitySchemes": {

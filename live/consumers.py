@@ -39,10 +39,12 @@ from core.i18n import preferred_language
 from games import selectors
 from games.api import bodies
 from games.errors import MatchNotFound
-from games.models import Match
+from games.models import Match, MatchStatus, Visibility
 from live import auth, relay, renders, watching
+from players import presence
 from players.api import chat as chat_api
 from players.selectors import chat as chat_selectors
+from players.selectors import presence as presence_selectors
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,14 @@ _streams: set[_Stream] = set()
 # Seated players' match streams of this process, by (user, match): what live.watching marks
 # in the shared cache, so push stays quiet for a match its player watches.
 _watched: Counter[tuple[int, int]] = Counter()
+# Presence (players.presence): the users of this process's open connections, each connection
+# counted under the public match whose stream it is, the user seated (0: any other stream);
+# what this process last wrote of each user to the shared cache (the public match, 0 for
+# none); and one lock per user while a change of theirs is being written (counted, so it goes
+# when nobody waits on it).
+_present: dict[int, Counter[int]] = {}
+_present_written: dict[int, int] = {}
+_present_locks: dict[int, list[Any]] = {}
 # Per event loop, weakly (a loop's id may be reused once it is gone).
 _watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
     weakref.WeakKeyDictionary()
@@ -210,6 +220,60 @@ async def _watching_close(pair: tuple[int, int]) -> None:
         log.exception("live: clearing the watch of %s failed", pair)
 
 
+def _present_add(user_id: int, match_id: int) -> None:
+    _present.setdefault(user_id, Counter())[match_id] += 1
+
+
+def _present_remove(user_id: int, match_id: int) -> None:
+    held = _present.get(user_id)
+    if held is None:
+        return
+    held[match_id] -= 1
+    if held[match_id] <= 0:
+        del held[match_id]
+    if not held:
+        del _present[user_id]
+
+
+async def _presence_changed(layer: Any, user_id: int) -> None:
+    """Bring the shared cache up to date with this process's connections of ``user_id`` (a
+    write only when what the process holds of them changed: the first stream, a public match's
+    stream, the last stream), and tell their followers when that changes their presence.
+    Changes of one user are written one at a time, in the order they happen."""
+    held = _present_locks.setdefault(user_id, [asyncio.Lock(), 0])
+    held[1] += 1
+    try:
+        async with held[0]:
+            counts = _present.get(user_id)
+            want = max(counts) if counts else None
+            if want == _present_written.get(user_id):
+                return
+            if want is None:
+                _present_written.pop(user_id, None)
+                before, after, _ = await _read_off_thread(presence.presence_leave)(user_id)
+            else:
+                _present_written[user_id] = want
+                before, after = await _read_off_thread(presence.presence_set)(user_id, want or None)
+            if before != after:
+                await _presence_announce(layer, user_id, after)
+    except Exception:  # the cache or the layer is down: presence is late, nothing worse
+        log.exception("live: writing the presence of user %s failed", user_id)
+    finally:
+        held[1] -= 1
+        if held[1] == 0:
+            _present_locks.pop(user_id, None)
+
+
+async def _presence_announce(layer: Any, user_id: int, seen: presence.Presence) -> None:
+    """A ``presence`` message to every follower of ``user_id`` who may see it, through their
+    user groups (any process's ``/ws/v1/me`` streams of theirs); none when the user hides it."""
+    followers, body = await _read_off_thread(presence_selectors.presence_event)(user_id, seen)
+    for follower in followers:
+        await layer.group_send(
+            relay.user_group(follower), {"type": "live.presence", "message": body}
+        )
+
+
 def _match_versions(match_ids: set[int]) -> dict[int, int]:
     ids = sorted(match_ids)
     out: dict[int, int] = {}
@@ -227,7 +291,7 @@ async def _watch() -> None:
     standings = _read_off_thread(auth.standings)
     versions_of = _read_off_thread(_match_versions)
     renew = _read_off_thread(watching.watching_mark)
-    renewed = time.monotonic()
+    renewed = present_renewed = time.monotonic()
     while True:
         await asyncio.sleep(float(settings.LIVE["RECHECK_SECONDS"]))
         if _watched and time.monotonic() - renewed >= watching.RENEW_SECONDS:
@@ -236,6 +300,14 @@ async def _watch() -> None:
                 await renew(list(_watched))  # one write for every pair of the process
             except Exception:
                 log.exception("live: renewing the watched matches failed")
+        if _present_written and time.monotonic() - present_renewed >= presence.RENEW_SECONDS:
+            present_renewed = time.monotonic()
+            users = {user_id: match or None for user_id, match in _present_written.items()}
+            try:
+                # One read and one write for every user of the process, not one a connection.
+                await _read_off_thread(presence.presence_renew)(users)
+            except Exception:
+                log.exception("live: renewing the presence of this process's users failed")
         streams = [s for s in _streams if s.caller is not None]
         if not streams:
             continue
@@ -279,6 +351,8 @@ class _Stream(AsyncJsonWebsocketConsumer):
     _slot: int | None = None
     # A close frame was sent (or tried): never a second one, nor anything after it.
     _closed = False
+    # (user, public match or 0) while the connection counts towards its user's presence.
+    _presence: tuple[int, int] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self._tasks: list[asyncio.Task[None]] = []
@@ -341,9 +415,17 @@ class _Stream(AsyncJsonWebsocketConsumer):
             return
         _streams.add(self)
         _watch_started()
+        if not self._closed:
+            self._presence = (found.user.pk, self.presence_match())
+            _present_add(*self._presence)
+            await _presence_changed(self.channel_layer, found.user.pk)
 
     async def opened(self, user: User) -> bool:
         raise NotImplementedError
+
+    def presence_match(self) -> int:
+        """The public match this connection shows its user playing (0: none)."""
+        return 0
 
     def _slot_take(self, user_pk: int) -> bool:
         """Take a slot of ``user_pk``'s, unless they have ``MAX_CONNECTIONS_PER_USER``
@@ -378,6 +460,10 @@ class _Stream(AsyncJsonWebsocketConsumer):
         groups, self._groups = getattr(self, "_groups", []), []
         for group in groups:
             await _leave(self.channel_layer, group, self.channel_name)
+        held, self._presence = self._presence, None
+        if held is not None:
+            _present_remove(*held)
+            await _presence_changed(self.channel_layer, held[0])
 
     def _spawn(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Run ``work()`` beside the consumer, for as long as the connection lasts; if it
@@ -433,6 +519,12 @@ class MatchStream(_Stream):
     QUERY = frozenset({"since", "ticket"})
     # (user, match) while this seated player's connection counts as watching (live.watching).
     _watched: tuple[int, int] | None = None
+    # Seated at a public match that is waiting or under way, as the first read found it: the
+    # connection shows its user ``in_match`` (players.presence).
+    playing_public = False
+
+    def presence_match(self) -> int:
+        return self.match_id if self.playing_public else 0
 
     async def opened(self, user: User) -> bool:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -609,6 +701,11 @@ class MatchStream(_Stream):
         its last item, no view); or None when the view was sent and nothing has moved since."""
         viewed = selectors.viewed_match_for(self.match_id, self.user)
         self.seated = viewed.seat_index is not None
+        self.playing_public = (
+            self.seated
+            and viewed.header.visibility == Visibility.PUBLIC
+            and viewed.header.status in (MatchStatus.WAITING, MatchStatus.ACTIVE)
+        )
         self.read_version = viewed.header.live_version
         version = viewed.header.version  # an outsider's: the cut's
         if self.sent_view and version <= self.sent_version:
@@ -628,11 +725,17 @@ class MatchStream(_Stream):
 
 
 class PlayerStream(_Stream):
-    """``/ws/v1/me``: the caller's inbox events, as they commit."""
+    """``/ws/v1/me``: the caller's inbox events, as they commit, and the presence changes of
+    the players they follow."""
 
     async def opened(self, user: User) -> bool:
         await self._join_group(relay.user_group(user.pk))
         return True
+
+    async def live_presence(self, message: dict[str, Any]) -> None:
+        # Built once by the process where the change happened, for the followers allowed to
+        # see it (players.selectors.presence.presence_event).
+        await self.send_json(message["message"])
 
     async def live_note(self, note: relay.Note) -> None:
         if note["kind"] not in relay.INBOX_KINDS:
