@@ -54,7 +54,7 @@ def test_the_official_parser_finds_no_error(document: dict[str, Any], tmp_path: 
     report = json.loads(run.stdout)
     assert report["valid"] and not report["errors"] and not report["warnings"], report
     assert report["channels"] == ["/ws/v1/matches/{match_id}", "/ws/v1/me"]
-    assert sorted(report["messages"]) == ["chat", "inbox", "move", "reveal", "view"]
+    assert sorted(report["messages"]) == ["chat", "inbox", "move", "presence", "reveal", "view"]
 
 
 def test_it_describes_every_message_close_code_and_way_in(
@@ -141,6 +141,11 @@ def test_closed_sets_are_named_enums_the_rest_contract_shares(
     rest = client.get("/api/schema/?format=json").json()["components"]["schemas"]
     assert schemas["PhraseEnum"]["enum"] == rest["PhraseEnum"]["enum"]
     assert schemas["InboxMessage"]["properties"]["event"]["$ref"].endswith("/InboxEventEnum")
+    # A friend's presence on the stream is GET /me/friends' own enum.
+    presence = schemas["PresenceMessage"]["properties"]["presence"]
+    assert presence["$ref"] == "#/components/schemas/PresenceEnum"
+    assert schemas["PresenceEnum"]["enum"] == rest["PresenceEnum"]["enum"]
+    assert rest["PresenceEnum"]["enum"] == ["online", "in_match", "offline"]
 
 
 def _validator(document: dict[str, Any], name: str) -> Any:

@@ -32,7 +32,10 @@ def test_follow_list_and_unfollow(make_player: Callable[..., Player]) -> None:
     assert follow(me_, omar.user.username).status_code == 201
     listed = me_.client.get(FRIENDS).json()
     assert [f["username"] for f in listed["results"]] == [omar.user.username, layla.user.username]
-    assert set(listed["results"][0]) == {"username", "display_name", "since"}
+    assert set(listed["results"][0]) == {
+        *("username", "display_name", "since"),
+        *("presence", "match_id", "last_seen"),
+    }
     # Following is one way: layla follows no one.
     assert layla.client.get(FRIENDS).json()["results"] == []
     gone = me_.client.delete(f"{FRIENDS}/{layla.user.username}")
