@@ -207,9 +207,7 @@ def test_no_write_per_heartbeat_one_renewal_a_round_for_every_connection(
 
         monkeypatch.setattr(presence, f"presence_{name}", counting)
     players = [player_register() for _ in range(3)]
-    streams = [
-        Stream(f"{stream_server.url}/ws/v1/me", p.token) for p in players for _ in range(2)
-    ]
+    streams = [Stream(f"{stream_server.url}/ws/v1/me", p.token) for p in players for _ in range(2)]
     _until(lambda: all(_state(p) == presence.Presence("online") for p in players))
     seen_before = list(User.objects.order_by("pk").values_list("pk", "last_seen_at"))
     started = len(calls["renew"])

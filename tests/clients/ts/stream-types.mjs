@@ -8,8 +8,8 @@
 // documents' own property names, and no `additionalProperties` member for objects that do not
 // close themselves (a client parses JSON, it does not read a Map). Each model comes out without
 // its imports; written into one module, each is exported and they see each other. The union of
-// a channel's messages is named after the channel (`Match`); a channel with one message (`me`)
-// is that message's type (`InboxMessage`).
+// a channel's messages is named after the channel (`Match`, `Me`); a channel with one message
+// would be that message's type.
 import { readFileSync, writeFileSync } from "node:fs";
 
 import { TypeScriptGenerator } from "@asyncapi/modelina";
