@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from channels.layers import channel_layers
 
+from players import presence
 from tests.live.test_bots import BOTS, assert_same_log
 from tests.support.live import ProcessServer, Stream, log_from_stream, log_of
 from tests.support.players import create_match
@@ -124,3 +125,44 @@ def test_an_idle_connection_outlasts_the_layers_blocking_read() -> None:
             await layer.close_pools()  # type: ignore[attr-defined]
 
     asyncio.run(idle())
+
+
+def test_a_friends_presence_across_two_processes(
+    two_webs: list[ProcessServer], make_player: Any
+) -> None:
+    """Presence is the union of both processes' streams: the follower, on one process, hears
+    the friend come online on the other; the friend's second stream (elsewhere) and the close
+    of the first change nothing; the close of the last makes them offline (issue 27, point 5)."""
+    web_a, web_b = two_webs
+    follower, friend = make_player(), make_player()
+    answer = follower.client.post(
+        "/api/v1/me/friends", {"username": friend.user.username}, format="json"
+    )
+    assert answer.status_code == 201, answer.content
+    heard = Stream(web_a.url + "/ws/v1/me", follower.token)
+    deadline = time.monotonic() + 10
+    while presence.presence_of([follower.id])[follower.id] == presence.NOWHERE:
+        assert time.monotonic() < deadline, "the follower's stream never came online"
+        time.sleep(0.05)
+    first = Stream(web_b.url + "/ws/v1/me", friend.token)
+    online = heard.next()
+    assert (online["type"], online["username"], online["presence"]) == (
+        "presence",
+        friend.user.username,
+        "online",
+    )
+    second = Stream(web_a.url + "/ws/v1/me", friend.token)
+    deadline = time.monotonic() + 10
+    while (
+        len(presence._live(presence.caches["push"].get(f"presence:{friend.id}"), time.time())) < 2
+    ):
+        assert time.monotonic() < deadline, "the second process never marked the friend"
+        time.sleep(0.05)
+    first.close()
+    with pytest.raises(TimeoutError):
+        heard.next(timeout=1.0)  # still online on the other process
+    assert presence.presence_of([friend.id])[friend.id] == presence.Presence("online")
+    second.close()
+    gone = heard.next()
+    assert (gone["presence"], gone["match_id"]) == ("offline", None)
+    assert gone["last_seen"] is not None
