@@ -118,7 +118,8 @@ def presence_leave(user_id: int) -> tuple[Presence, Presence, datetime | None]:
     if after == NOWHERE:
         # Before the mark goes: whoever reads the user offline reads this last_seen.
         seen = timezone.now()
-        User.objects.filter(pk=user_id).update(last_seen_at=seen)
+        # Not for a deleted account: its streams close after its personal data was erased.
+        User.objects.filter(pk=user_id, deleted_at__isnull=True).update(last_seen_at=seen)
     if entry:
         cache.set(_key(user_id), entry, timeout=PRESENCE_SECONDS)
     else:

@@ -158,9 +158,15 @@ def test_personas_on_friends_and_show_presence(
 
 
 def test_a_deleted_account_reads_and_changes_nothing(make_player: Callable[..., Player]) -> None:
-    player = make_player()
+    player, follower = make_player(), make_player()
+    follow(follower, player)
+    presence.presence_set(player.id, None)
     gone = player.client.delete(ME, {"password": PASSWORD}, format="json")
     assert gone.status_code == 204, gone.content
+    # Its streams close after the erasure: no last_seen is written back, and it is no friend.
+    presence.presence_leave(player.id)
+    assert User.objects.get(pk=player.id).last_seen_at is None
+    assert friends(follower) == {}
     assert_problem(player.client.get(FRIENDS), 401, "authentication_failed")
     refused = player.client.patch(ME, {"show_presence": False}, format="json")
     assert_problem(refused, 401, "authentication_failed")
