@@ -8,12 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Q
-
 from accounts.models import User
 from core import clock
 from players import presence
-from players.models import Block, Follow
+from players.models import Follow
 from players.selectors.blocks import blocked_pairs
 
 HIDDEN: dict[str, Any] = {"presence": presence.OFFLINE, "match_id": None, "last_seen": None}
@@ -27,12 +25,17 @@ def presence_json(user: User, seen: presence.Presence) -> dict[str, Any]:
     return {"presence": seen.state, "match_id": seen.match_id, "last_seen": clock.now()}
 
 
+def _blocked_with(user_id: int, others: Iterable[int]) -> set[int]:
+    """Those of ``others`` on either side of a block with ``user_id`` (one query)."""
+    pairs = blocked_pairs([user_id, *others])
+    return {other for pair in pairs if user_id in pair for other in pair} - {user_id}
+
+
 def presence_for(viewer_id: int, users: Iterable[User]) -> dict[int, dict[str, Any]]:
     """The presence of each of ``users`` as ``viewer_id`` may see it: one cache read and one
     query of blocks for all of them."""
     users = list(users)
-    pairs = blocked_pairs([viewer_id, *(u.pk for u in users)])
-    blocked = {other for pair in pairs if viewer_id in pair for other in pair} - {viewer_id}
+    blocked = _blocked_with(viewer_id, (u.pk for u in users))
     shown = [u for u in users if u.show_presence and u.pk not in blocked]
     seen = presence.presence_of(u.pk for u in shown)
     out = {u.pk: dict(HIDDEN) for u in users}
@@ -47,13 +50,12 @@ def presence_audience(user_id: int) -> tuple[User, list[int]] | None:
     user = User.objects.filter(pk=user_id, deleted_at__isnull=True, show_presence=True).first()
     if user is None:
         return None
-    blocks = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
-        "blocker_id", "blocked_id"
+    followers = list(
+        Follow.objects.filter(
+            followed_id=user_id, follower__deleted_at__isnull=True, follower__is_active=True
+        ).values_list("follower_id", flat=True)
     )
-    apart = {other for pair in blocks for other in pair} - {user_id}
-    followers = Follow.objects.filter(
-        followed_id=user_id, follower__deleted_at__isnull=True, follower__is_active=True
-    ).values_list("follower_id", flat=True)
+    apart = _blocked_with(user_id, followers)
     return user, [f for f in followers if f not in apart]
 
 
