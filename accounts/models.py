@@ -37,6 +37,11 @@ class User(AbstractUser):
     # When the player's last stream closed: written once per disconnect, never per heartbeat
     # (who is online now is in the shared cache, players.presence).
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    # The player's avatar: one of the built-in catalog (``accounts.avatars.catalog``) by its
+    # id, or a picture they uploaded, re-encoded by ``accounts.avatars.pictures`` and kept
+    # through the default storage; at most one of the two is set (accounts.avatars.services).
+    avatar = models.CharField(max_length=24, blank=True)
+    avatar_picture = models.FileField(upload_to="avatars/", max_length=120, blank=True)
 
     class Meta(AbstractUser.Meta):
         constraints = [

@@ -6,11 +6,17 @@ from typing import Any
 
 from django.db.models import F
 
+from accounts.avatars.selectors import avatar_json
 from accounts.models import Sanction, User
 
 
 def user_json(user: User) -> dict[str, Any]:
-    return {"id": user.pk, "username": user.username, "display_name": user.display_name}
+    return {
+        "id": user.pk,
+        "username": user.username,
+        "display_name": user.display_name,
+        "avatar": avatar_json(user),
+    }
 
 
 def sanction_active_for(user: User) -> Sanction | None:

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from accounts.avatars.services import picture_clear
 from accounts.errors import UsernameTaken, WrongCredentials, WrongPassword
 from accounts.events import AccountDeleted
 from core import events
@@ -94,10 +95,12 @@ def profile_update(
     display_name: str | Keep = KEEP,
     language: str | Keep | None = KEEP,
     show_presence: bool | Keep = KEEP,
+    avatar: str | Keep | None = KEEP,
 ) -> User:
     """Change the display name (already cleaned: ``accounts.names.clean_display_name``), the
-    language (``en``, ``ar``, or None to follow each request's Accept-Language) and whether
-    followers see the player's presence."""
+    language (``en``, ``ar``, or None to follow each request's Accept-Language), whether
+    followers see the player's presence, and the avatar (a catalog id, checked by the caller,
+    or None for none; either replaces an uploaded picture, whose file then goes)."""
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         fields = []
@@ -110,6 +113,10 @@ def profile_update(
         if show_presence is not KEEP:
             locked.show_presence = show_presence
             fields.append("show_presence")
+        if avatar is not KEEP:
+            locked.avatar = avatar or ""
+            picture_clear(locked)
+            fields += ["avatar", "avatar_picture"]
         if fields:
             locked.save(update_fields=fields)
     return locked
@@ -222,6 +229,8 @@ def _personal_data_erase(user: User) -> None:
     user.language = ""
     user.last_login = None
     user.last_seen_at = None
+    user.avatar = ""
+    picture_clear(user)  # the file goes once the deletion commits
     user.set_unusable_password()
     user.is_active = False
     user.is_staff = False

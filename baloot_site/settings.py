@@ -219,6 +219,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+# Uploaded avatars (accounts.avatars) go through the default storage: files under MEDIA_ROOT,
+# served at MEDIA_URL by the app itself (SERVE_MEDIA) unless MEDIA_URL is another host's.
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(VAR_DIR / "media"))
+MEDIA_URL = env.str("MEDIA_URL", default="/media/")
+SERVE_MEDIA = env.bool("SERVE_MEDIA", default=not MEDIA_URL.startswith(("http://", "https://")))
+
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://baloot")}
 # Push delivery's leases and circuit breakers (live/push/limits.py) must be seen by every push
 # worker process, and taken atomically: the default cache when it is Redis or memcached, else a
@@ -369,6 +375,8 @@ REST_FRAMEWORK = {
         "join": env.str("RATE_JOIN", default="60/min"),
         "reads": env.str("RATE_READS", default="1200/min"),
         "reports": env.str("RATE_REPORTS", default="10/hour"),
+        # Each upload is decoded and drawn again (accounts.avatars.pictures).
+        "avatar_upload": env.str("RATE_AVATAR_UPLOAD", default="20/hour"),
         "push": env.str("RATE_PUSH", default="60/min"),
         "ws_ticket": env.str("RATE_WS_TICKET", default="60/min"),
         # Quick chat, per user and match (players.api.chat): 10 a minute, 1 per 2 seconds.

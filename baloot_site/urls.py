@@ -6,9 +6,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
+from accounts.api import avatars as avatar_views
 from accounts.api import identities as identity_views
 from accounts.api import recovery as account_recovery
 from accounts.api import views as account_views
+from accounts.avatars import serving
 from baloot_site import health, metrics
 from games.api import me, me_email, table
 from games.api.views import MatchViewSet
@@ -45,6 +47,8 @@ api_v1 = [
     path("auth/google", identity_views.GoogleSignInView.as_view(), name="auth-google"),
     path("me", me.MeView.as_view(), name="me"),
     path("me/password", account_views.PasswordView.as_view(), name="me-password"),
+    path("me/avatar", avatar_views.MyAvatarView.as_view(), name="me-avatar"),
+    path("avatars", avatar_views.AvatarCatalogView.as_view(), name="avatars"),
     path("me/email/verify", me_email.EmailVerifyView.as_view(), name="me-email-verify"),
     path("me/matches", me.InboxView.as_view(), name="me-matches"),
     path(
@@ -102,6 +106,15 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]
+
+if settings.SERVE_MEDIA:
+    urlpatterns.append(
+        path(
+            f"{settings.MEDIA_URL.strip('/')}/avatars/<str:name>",
+            serving.picture_view,
+            name="avatar-picture",
+        )
+    )
 
 if settings.BENCH_ENDPOINTS:
     from bench.floor import FloorView

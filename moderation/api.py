@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from accounts.authentication import request_user
 from core import docs
 from core.parsing import validated_body
-from core.serializers import StrictCharField, StrictRequestSerializer
+from core.serializers import StrictBooleanField, StrictCharField, StrictRequestSerializer
 from games.api.common import MATCH_ID, match_pk
 from games.models import Match
 from moderation import services
@@ -38,6 +38,13 @@ class ReportRequestSerializer(StrictRequestSerializer):
         help_text="A quick-chat message id (`GET /matches/{id}/chat`) that seat sent, if the "
         "report is about it.",
     )
+    avatar = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="True: the report is about that player's uploaded picture (PUT /me/avatar); "
+        "moderators see it as it was when reported, and may remove it. Built-in avatars "
+        "cannot be reported.",
+    )
 
 
 # --- Responses (documentation of the selectors' dicts) -------------------------------------
@@ -51,6 +58,7 @@ class ReportViewSerializer(serializers.Serializer):
     comment = serializers.CharField(allow_blank=True)
     status = serializers.ChoiceField(choices=ReportStatus.choices)
     chat_message = serializers.IntegerField(allow_null=True)
+    avatar = serializers.BooleanField(help_text="Whether the report is about their picture.")
     created_at = serializers.DateTimeField()
 
 
@@ -74,6 +82,11 @@ class MatchReportsView(GenericAPIView):
                 request_only=True,
             ),
             OpenApiExample(
+                "Report an avatar",
+                value={"seat": 2, "reason": "other", "avatar": True},
+                request_only=True,
+            ),
+            OpenApiExample(
                 "Report a chat message",
                 value={"seat": 1, "reason": "other", "chat_message": 41},
                 request_only=True,
@@ -86,8 +99,9 @@ class MatchReportsView(GenericAPIView):
                 (
                     422,
                     "A seat with no player in it (`no_player_in_seat`), your own seat "
-                    "(`cannot_report_self`), or a `chat_message` that seat did not send at your "
-                    "table (`chat_message_not_found`).",
+                    "(`cannot_report_self`), a `chat_message` that seat did not send at your "
+                    "table (`chat_message_not_found`), or `avatar: true` for a player with no "
+                    "uploaded picture (`no_picture_to_report`).",
                 ),
                 (409, "You already have an open report on that player here (`duplicate_report`)."),
             ),
@@ -103,6 +117,7 @@ class MatchReportsView(GenericAPIView):
             reason=data["reason"],
             comment=data["comment"],
             chat_message=data["chat_message"],
+            avatar=data["avatar"],
         )
         body = {
             "id": report.pk,
@@ -112,6 +127,7 @@ class MatchReportsView(GenericAPIView):
             "comment": report.comment,
             "status": report.status,
             "chat_message": report.chat_message_id,
+            "avatar": bool(report.avatar_picture),
             "created_at": report.created_at,
         }
         return Response(body, status=status.HTTP_201_CREATED)

@@ -9,6 +9,8 @@ class ModerationConfig(AppConfig):
     def ready(self) -> None:
         # players emits OneSidedResults inside the transaction that finishes a rated match;
         # moderation sits above players, so it subscribes here and raises the flag in it.
-        from moderation.services import flags
+        from moderation.services import avatars, flags
 
         flags.connect()
+        # A deleted account's pictures kept as reports' evidence go with it.
+        avatars.connect()

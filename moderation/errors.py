@@ -35,6 +35,22 @@ class ChatMessageNotFound(FieldRefused):
     default_detail = _("No such message from that seat at your table.")
 
 
+class NoPictureToReport(FieldRefused):
+    """``avatar: true`` for a player with no uploaded picture: the built-in avatars are the
+    service's own, and a bot's too."""
+
+    code = "no_picture_to_report"
+    field = "avatar"
+    default_detail = _("That player has no uploaded picture to report.")
+
+
+class NoPicture(InvalidInput):
+    """A moderator's removal of a picture the player does not have (any more)."""
+
+    code = "no_picture"
+    default_detail = _("That player has no uploaded picture.")
+
+
 class ReportNotFound(NotFound):
     default_detail = _("No such report.")
 

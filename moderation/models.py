@@ -69,6 +69,11 @@ class Report(models.Model):
         blank=True,
         related_name="reports",
     )
+    # A report about the reported player's uploaded picture (accounts.avatars): its storage
+    # name when reported, and a copy kept as evidence (the player may change or remove the
+    # picture before a moderator looks). Blank when the report is not about one.
+    avatar_picture = models.CharField(max_length=120, blank=True)
+    avatar_evidence = models.FileField(upload_to="reports/", max_length=120, blank=True)
 
     class Meta:
         ordering = ["created_at"]
@@ -99,6 +104,7 @@ class ModerationKind(models.TextChoices):
     SANCTION_LIFT = "sanction_lift"
     FLAG_DISMISS = "flag_dismiss"
     FLAG_UPHOLD = "flag_uphold"
+    AVATAR_REMOVE = "avatar_remove"
 
 
 class ModerationAction(models.Model):

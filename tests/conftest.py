@@ -51,6 +51,16 @@ def pytest_runtest_protocol(
         tiers.current = None
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _media_root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    # Uploaded avatars go to a directory of the run's own, not the checkout's var/media.
+    from django.test import override_settings
+
+    root = tmp_path_factory.mktemp("media")
+    with override_settings(MEDIA_ROOT=str(root)):
+        yield root
+
+
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings: Any) -> None:
     # PBKDF2's deliberate slowness buys nothing in tests.

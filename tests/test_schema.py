@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -270,12 +271,9 @@ def test_every_example_is_valid_against_the_schema_it_illustrates(schema: dict) 
     checked = []
     for at, node in _walk(schema["paths"]):
         if "schema" in node and "examples" in node:
-            validator = Draft202012Validator(
-                node["schema"]
-                if "$ref" not in node["schema"]
-                else {"$ref": root + node["schema"]["$ref"]},
-                registry=registry,
-            )
+            # The node's own references (at the top, or inside an array) point into the root.
+            anchored = json.loads(json.dumps(node["schema"]).replace('"#/', f'"{root}#/'))
+            validator = Draft202012Validator(anchored, registry=registry)
             for name, example in node["examples"].items():
                 errors = [e.message for e in validator.iter_errors(example["value"])]
                 assert errors == [], (at, name, errors[:3])
@@ -287,7 +285,10 @@ def test_every_example_is_valid_against_the_schema_it_illustrates(schema: dict) 
         if "requestBody" in op
     ]
     for content in bodies:
-        assert all(media.get("examples") for media in content.values()), content
+        # Every JSON body is illustrated; a picture (PUT /me/avatar) is bytes.
+        assert all(
+            media.get("examples") for kind, media in content.items() if kind.endswith("json")
+        ), content
     assert len(checked) > 20
 
 
@@ -386,7 +387,9 @@ def _fields(schema: dict) -> Iterator[tuple[str, str, dict]]:
 # own enum): a match's, a ticket's, an invitation's... status; a move's or a call's type; a
 # project's or a phrase's kind; a bid's, a double's or any call; a device union member's
 # platform (one value each) and the device's.
-HOMONYMS = {"status", "type", "kind", "call", "platform"}
+# "avatar": a built-in avatar's id in PATCH /me, whether a report is about a picture, and the
+# avatar shown (an object) in answers.
+HOMONYMS = {"status", "type", "kind", "call", "platform", "avatar"}
 # Names that are a closed set in one place and open in another, and why.
 OPEN_ELSEWHERE = {
     # Quick play offers four speeds (TurnSecondsEnum); a table takes any 2..604800 seconds.

@@ -100,7 +100,7 @@ _SIGN_IN_ERRORS = docs.errors(
 )
 _SIGN_IN_EXAMPLE = {
     "token": "kq3XbH0f0dn6r5_0J2s2hmW3u2A5qF1bJ9kq3XbH0f0",
-    "user": {"id": 42, "username": "player-k7m2p9x4qa", "display_name": "Amal"},
+    "user": {"id": 42, "username": "player-k7m2p9x4qa", "display_name": "Amal", "avatar": None},
     "created": True,
     "identity": {
         "provider": "apple",

@@ -9,6 +9,8 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.fields import get_error_detail
 
+from accounts.avatars.catalog import CATALOG
+from accounts.avatars.selectors import KINDS
 from accounts.models import IdentityProvider, User
 from accounts.names import clean_display_name
 from accounts.services import DELETED_PREFIX
@@ -89,6 +91,14 @@ class ProfileUpdateRequestSerializer(StrictRequestSerializer):
         "you `offline` with no `last_seen`, and hear nothing of you. True for a new account.",
     )
 
+    avatar = serializers.ChoiceField(
+        choices=list(CATALOG),
+        allow_null=True,
+        required=False,
+        help_text="A built-in avatar's id (GET /avatars); it replaces an uploaded picture, "
+        "which is deleted. null: no avatar. A picture is uploaded with PUT /me/avatar.",
+    )
+
     def validate_display_name(self, value: str) -> str:
         return clean_display_name(value)  # normalised; see accounts/names.py
 
@@ -145,10 +155,38 @@ class AccountDeleteRequestSerializer(StrictRequestSerializer):
         return attrs
 
 
+class AvatarSerializer(serializers.Serializer):
+    # accounts.avatars.selectors.avatar_json: what every name in the API is shown with.
+    kind = serializers.ChoiceField(
+        choices=KINDS,
+        help_text="`catalog`: a built-in one (GET /avatars); `picture`: one the player "
+        "uploaded (PUT /me/avatar); `bot`: a bot seat's own.",
+    )
+    id = serializers.CharField(
+        allow_null=True,
+        help_text="The built-in avatar's id, or the bot's level; null for a picture.",
+    )
+    url = serializers.CharField(
+        help_text="The image (a PNG, or a JPEG for a picture; 256 x 256): a path on this host "
+        "unless the deployment serves pictures elsewhere, so resolve it against the API's "
+        "origin. A given url never changes what it shows."
+    )
+
+
+def avatar_field(**kwargs: Any) -> AvatarSerializer:
+    """An ``avatar`` field of an answer: null for a player without one and an empty seat."""
+    return AvatarSerializer(
+        allow_null=True,
+        help_text="The avatar shown next to the name; null when none.",
+        **kwargs,
+    )
+
+
 class UserViewSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     display_name = serializers.CharField()
+    avatar = avatar_field()
 
 
 class AuthAnswerSerializer(serializers.Serializer):

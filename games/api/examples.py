@@ -73,11 +73,50 @@ MOVE_REQUESTS = [
     _request("Sawa (saudi)", {"type": "sawa"}, "saudi: my team takes every remaining trick"),
 ]
 
+_PALM = {"kind": "catalog", "id": "palm", "url": "/static/avatars/palm.png"}
+_PICTURE = {
+    "kind": "picture",
+    "id": None,
+    "url": "/media/avatars/3f2a9c4e1b7d45e8a0c6f1d2e3b4a5c6.jpg",
+}
+_BOT = {"kind": "bot", "id": "normal", "url": "/static/avatars/bot-normal.png"}
 _SEATS = [
-    {"seat": 0, "display_name": "Noura", "team": 0, "bot": None, "away": False, "empty": False},
-    {"seat": 1, "display_name": "Faisal", "team": 1, "bot": None, "away": False, "empty": False},
-    {"seat": 2, "display_name": "Bot", "team": 0, "bot": "normal", "away": False, "empty": False},
-    {"seat": 3, "display_name": "Reem", "team": 1, "bot": None, "away": False, "empty": False},
+    {
+        "seat": 0,
+        "display_name": "Noura",
+        "avatar": _PALM,
+        "team": 0,
+        "bot": None,
+        "away": False,
+        "empty": False,
+    },
+    {
+        "seat": 1,
+        "display_name": "Faisal",
+        "avatar": None,
+        "team": 1,
+        "bot": None,
+        "away": False,
+        "empty": False,
+    },
+    {
+        "seat": 2,
+        "display_name": "Normal bot",
+        "avatar": _BOT,
+        "team": 0,
+        "bot": "normal",
+        "away": False,
+        "empty": False,
+    },
+    {
+        "seat": 3,
+        "display_name": "Reem",
+        "avatar": _PICTURE,
+        "team": 1,
+        "bot": None,
+        "away": False,
+        "empty": False,
+    },
 ]
 _SIRA = {"kind": "sira", "cards": ["KS", "QS", "JS"]}
 

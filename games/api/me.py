@@ -136,6 +136,9 @@ class MeView(APIView):
                 request_only=True,
             ),
             OpenApiExample(
+                "Choose a built-in avatar", value={"avatar": "dallah"}, request_only=True
+            ),
+            OpenApiExample(
                 "Set an email address (a code is mailed to it)",
                 value={"email": "amal@example.com"},
                 request_only=True,
@@ -146,8 +149,8 @@ class MeView(APIView):
             **docs.errors(
                 (
                     400,
-                    "Invalid fields: an unknown language, an invalid email address, a "
-                    "`show_presence` that is not `true` or `false` (`invalid`).",
+                    "Invalid fields: an unknown language or avatar, an invalid email address, "
+                    "a `show_presence` that is not `true` or `false` (`invalid`).",
                 ),
                 (
                     422,
@@ -162,14 +165,16 @@ class MeView(APIView):
                 base=docs.AUTH_ERRORS,
             ),
         },
-        summary="Change your display name, language, email address or presence",
+        summary="Change your display name, language, email address, presence or avatar",
         description="Only the fields sent change. Seats show the new name from now on, in "
         "running and finished matches alike. The answer is in the language it sets (`null`: "
         "the `Accept-Language` one). A new `email` is not yours yet: a six-digit code is "
         "mailed to it (in your language), the answer shows it as `email_pending`, and "
         "`POST /me/email/verify` with the code makes it your `email`. `email: null` removes "
         "your address. `show_presence: false` hides your presence from the players who "
-        "follow you (`GET /me/friends` shows you `offline`, with no `last_seen`).",
+        "follow you (`GET /me/friends` shows you `offline`, with no `last_seen`). `avatar`: a "
+        "built-in avatar's id (GET /avatars), in place of your avatar (an uploaded picture is "
+        "deleted), or `null` for none; upload a picture with PUT /me/avatar.",
     )
     def patch(self, request: Request) -> Response:
         user = request_user(request)

@@ -37,6 +37,7 @@ from games.selectors.seats import (
     inbox_etag,
     is_automatic,
     match_for_viewer,
+    seat_avatar,
     seat_display_name,
     seat_json,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "matches_visible_to",
     "move_log_entries",
     "score_sheet",
+    "seat_avatar",
     "seat_display_name",
     "seat_json",
     "viewed_match",

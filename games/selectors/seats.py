@@ -12,6 +12,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from accounts.avatars.selectors import avatar_json, bot_avatar_json
 from accounts.models import User
 from games.errors import MatchNotFound
 from games.models import BotLevel, Match, Seat, Visibility
@@ -69,6 +70,17 @@ def seat_display_name(seat: Seat) -> str | None:
     if seat.bot:
         name = BOT_NAMES.get(seat.bot)  # a TextChoices member is its value as a key
         return str(name) if name is not None else f"{seat.bot.capitalize()} bot"
+    return None
+
+
+def seat_avatar(seat: Seat) -> dict[str, Any] | None:
+    """The avatar a seat is shown with: its player's (none if they have none), its bot's, or
+    none for an empty seat."""
+    user = seat.user
+    if user is not None:
+        return avatar_json(user)
+    if seat.bot:
+        return bot_avatar_json(seat.bot)
     return None
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import UserAdmin
 from accounts.authentication import request_user
+from accounts.avatars.selectors import avatar_json
 from accounts.models import Sanction, User, sanction_end_refusal
 from moderation import services as moderation
 from moderation.admin.steps import ReasonForm, Step, run_step
@@ -128,9 +129,34 @@ admin.site.register(Sanction, SanctionAdmin)
 class ModeratedUserAdmin(UserAdmin):
     fieldsets = (
         *UserAdmin.fieldsets,
-        ("Moderation", {"fields": ("player_statistics", "moderation_links")}),
+        ("Moderation", {"fields": ("avatar_shown", "player_statistics", "moderation_links")}),
     )
-    readonly_fields = ("player_statistics", "moderation_links")
+    readonly_fields = ("avatar_shown", "player_statistics", "moderation_links")
+    actions = ["remove_pictures"]
+
+    @admin.display(description=_("avatar"))
+    def avatar_shown(self, user: User) -> str:
+        shown = avatar_json(user) if user.pk is not None else None
+        if shown is None:
+            return "-"
+        label = _("uploaded picture") if shown["kind"] == "picture" else shown["id"]
+        return format_html(
+            '<img src="{}" width="96" height="96" alt=""> <span>{}</span>', shown["url"], label
+        )
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        # Moderators only view accounts; removing a picture is moderation, not an edit.
+        return request.user.has_perm("accounts.add_sanction")
+
+    @admin.action(description=_("Remove the uploaded picture"), permissions=["moderate"])
+    def remove_pictures(self, request: HttpRequest, queryset: QuerySet) -> Any:
+        def remove(moderator: Any, user: User, data: dict[str, Any]) -> Any:
+            return moderation.avatar_remove(
+                moderator=moderator, user_id=user.pk, reason=data["reason"]
+            )
+
+        step = Step(_("Remove the uploaded picture"), ReasonForm, remove)
+        return run_step(self, request, list(queryset), step, action="remove_pictures")
 
     @admin.display(description=_("statistics"))
     def player_statistics(self, user: User) -> str:

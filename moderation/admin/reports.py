@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.core.files.storage import default_storage
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import FileResponse, Http404, HttpRequest
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -50,6 +53,12 @@ def _warn(user: User, report: Report, data: dict[str, Any]) -> Any:
     return moderation.report_warn(moderator=user, report_id=report.pk, reason=data["reason"])
 
 
+def _remove_picture(user: User, report: Report, data: dict[str, Any]) -> Any:
+    return moderation.report_avatar_remove(
+        moderator=user, report_id=report.pk, reason=data["reason"]
+    )
+
+
 def _sanction(user: User, report: Report, data: dict[str, Any]) -> Any:
     return moderation.report_sanction(
         moderator=user,
@@ -64,6 +73,7 @@ REPORT_STEPS = {
     "dismiss": Step(_("Dismiss the report"), ReasonForm, _dismiss),
     "warn": Step(_("Uphold: warn the reported player"), ReasonForm, _warn),
     "sanction": Step(_("Uphold: suspend or ban the reported player"), SanctionForm, _sanction),
+    "picture": Step(_("Uphold: remove the reported picture"), ReasonForm, _remove_picture),
 }
 
 
@@ -93,6 +103,7 @@ class ReportAdmin(admin.ModelAdmin):
         "reason",
         "comment",
         "chat_phrase",
+        "reported_picture",
         "status",
         "created_at",
         "resolved_at",
@@ -100,7 +111,7 @@ class ReportAdmin(admin.ModelAdmin):
         "sanction",
     )
     fields = readonly_fields
-    actions = ["dismiss_reports", "warn_reported", "sanction_reported"]
+    actions = ["dismiss_reports", "warn_reported", "sanction_reported", "remove_reported_pictures"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -136,6 +147,38 @@ class ReportAdmin(admin.ModelAdmin):
             return "-"
         return f"#{message.pk} {message.phrase} ({message.created_at:%Y-%m-%d %H:%M:%S})"
 
+    @admin.display(description=_("reported picture"))
+    def reported_picture(self, report: Report) -> str:
+        # The copy kept when the report was made: what the reporter saw, whatever the player
+        # has done with their picture since. Served to staff only (evidence_view).
+        if not report.avatar_evidence:
+            return "-"
+        url = reverse("admin:moderation_report_picture", args=[report.pk])
+        return format_html(
+            '<img src="{}" width="128" height="128" alt="{}">', url, _("reported picture")
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        picture = path(
+            "<int:report_id>/picture/",
+            self.admin_site.admin_view(self.evidence_view),
+            name="moderation_report_picture",
+        )
+        return [picture, *super().get_urls()]
+
+    def evidence_view(self, request: HttpRequest, report_id: int) -> FileResponse:
+        report = Report.objects.filter(pk=report_id).first()
+        if report is None or not report.avatar_evidence or not self.has_view_permission(request):
+            raise Http404
+        try:
+            handle = default_storage.open(report.avatar_evidence.name or "", "rb")
+        except FileNotFoundError:
+            raise Http404 from None
+        response = FileResponse(handle, content_type="image/jpeg")
+        response["Cache-Control"] = "private, no-store"
+        response["X-Content-Type-Options"] = "nosniff"
+        return response
+
     @admin.action(description=_("Dismiss"), permissions=["change"])
     def dismiss_reports(self, request: HttpRequest, queryset: QuerySet) -> Any:
         step = REPORT_STEPS["dismiss"]
@@ -151,3 +194,8 @@ class ReportAdmin(admin.ModelAdmin):
     def sanction_reported(self, request: HttpRequest, queryset: QuerySet) -> Any:
         step = REPORT_STEPS["sanction"]
         return run_step(self, request, list(queryset), step, action="sanction_reported")
+
+    @admin.action(description=_("Uphold: remove the reported picture"), permissions=["change"])
+    def remove_reported_pictures(self, request: HttpRequest, queryset: QuerySet) -> Any:
+        step = REPORT_STEPS["picture"]
+        return run_step(self, request, list(queryset), step, action="remove_reported_pictures")

@@ -8,6 +8,7 @@ moderation service writes one ``ModerationAction`` row in the same transaction: 
 and its log entry commit together or not at all.
 """
 
+from moderation.services.avatars import avatar_remove
 from moderation.services.flags import flag_settle, one_sided_flag
 from moderation.services.matches import (
     match_abort,
@@ -16,6 +17,7 @@ from moderation.services.matches import (
     match_seat_to_bot,
 )
 from moderation.services.reports import (
+    report_avatar_remove,
     report_create,
     report_dismiss,
     report_sanction,
@@ -25,12 +27,14 @@ from moderation.services.reports import (
 from moderation.services.sanctions import sanction_apply, sanction_lift
 
 __all__ = [
+    "avatar_remove",
     "flag_settle",
     "match_abort",
     "match_adjudicate",
     "match_deadline_extend",
     "match_seat_to_bot",
     "one_sided_flag",
+    "report_avatar_remove",
     "report_create",
     "report_dismiss",
     "report_sanction",

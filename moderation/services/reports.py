@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.avatars.services import picture_clear, picture_discard
 from accounts.models import Sanction, SanctionKind, User
 from core.errors import InvalidInput
 from games import services
@@ -18,16 +19,18 @@ from moderation.errors import (
     CannotReportSelf,
     ChatMessageNotFound,
     DuplicateReport,
+    NoPicture,
+    NoPictureToReport,
     NoPlayerInSeat,
     ReportNotFound,
 )
 from moderation.models import ModerationKind, Report, ReportReason, ReportStatus
+from moderation.services.avatars import evidence_copy
 from moderation.services.log import action_log, require_reason
 from moderation.services.sanctions import sanction_start
 from players.models import ChatMessage
 
 
-@transaction.atomic
 def report_create(
     *,
     reporter: User,
@@ -36,13 +39,46 @@ def report_create(
     reason: str,
     comment: str = "",
     chat_message: int | None = None,
+    avatar: bool = False,
 ) -> Report:
     """A player reports the human in ``seat`` of a match they may see, optionally naming a
-    quick-chat message that seat sent (only the table sees its chat, so only the seated may).
+    quick-chat message that seat sent (only the table sees its chat, so only the seated may),
+    or, with ``avatar``, that player's uploaded picture (a copy is kept as evidence, made
+    before the transaction and deleted if the report is refused).
 
     The match row is locked so two identical reports racing serialise; the partial unique
     constraint (one open report per reporter, reported player and match) is the last guard.
     """
+    evidence = evidence_copy(reporter=reporter, match_id=match_id, seat=seat) if avatar else None
+    try:
+        return _report_create(
+            reporter=reporter,
+            match_id=match_id,
+            seat=seat,
+            reason=reason,
+            comment=comment,
+            chat_message=chat_message,
+            avatar=avatar,
+            evidence=evidence,
+        )
+    except BaseException:
+        if evidence is not None:
+            picture_discard(evidence[1])
+        raise
+
+
+@transaction.atomic
+def _report_create(
+    *,
+    reporter: User,
+    match_id: int,
+    seat: int,
+    reason: str,
+    comment: str,
+    chat_message: int | None,
+    avatar: bool,
+    evidence: tuple[str, str] | None,
+) -> Report:
     match = services.match_lock(match_id)
     mine = Seat.objects.filter(match=match, user=reporter).first()
     if mine is None and match.visibility == Visibility.PRIVATE:
@@ -64,6 +100,8 @@ def report_create(
         ).first()
         if message is None or mine is None:
             raise ChatMessageNotFound()
+    if avatar and (evidence is None or target.user.avatar_picture.name != evidence[0]):
+        raise NoPictureToReport()
     if Report.objects.filter(
         match=match, reporter=reporter, reported=target.user, status=ReportStatus.OPEN
     ).exists():
@@ -78,6 +116,8 @@ def report_create(
                 reason=reason,
                 comment=comment,
                 chat_message=message,
+                avatar_picture=evidence[0] if evidence else "",
+                avatar_evidence=evidence[1] if evidence else "",
             )
     except IntegrityError:  # pragma: no cover - the lock above makes this unreachable
         raise DuplicateReport() from None
@@ -159,3 +199,31 @@ def report_sanction(
     return report_uphold(
         moderator=moderator, report_id=report_id, kind=kind, reason=reason, ends_at=ends_at
     )
+
+
+@transaction.atomic
+def report_avatar_remove(*, moderator: User, report_id: int, reason: str) -> Report:
+    """Uphold a report about a picture: the picture goes, if the player still has it (one
+    changed since is not the one reported, and stays for its own report), and the report is
+    upheld. One log row records both."""
+    reason = require_reason(reason)
+    report = _open_report(report_id)
+    if not report.avatar_picture:
+        raise NoPicture(_("That report is not about a picture."))
+    user = User.objects.select_for_update().get(pk=report.reported_id)
+    changes: dict[str, object] = {"status": [ReportStatus.OPEN, ReportStatus.UPHELD]}
+    if user.avatar_picture.name == report.avatar_picture:
+        picture_clear(user)
+        user.save(update_fields=["avatar_picture"])
+        changes["avatar_picture"] = [report.avatar_picture, None]
+    _resolve(report, moderator=moderator, status=ReportStatus.UPHELD, sanction=None)
+    action_log(
+        moderator=moderator,
+        kind=ModerationKind.AVATAR_REMOVE,
+        reason=reason,
+        match=report.match,
+        target_user=user,
+        report=report,
+        changes=changes,
+    )
+    return report

@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter
 from rest_framework import serializers
 
+from accounts.api.serializers import avatar_field
 from core import docs
 from core.serializers import StrictCharField, StrictRequestSerializer
 from games.api.pagination import NewestFirstCursor
@@ -21,11 +22,13 @@ USERNAME = OpenApiParameter(
 class PersonSerializer(serializers.Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField()
+    avatar = avatar_field()
 
 
 class ListedPlayerSerializer(serializers.Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField()
+    avatar = avatar_field()
     since = serializers.DateTimeField(help_text="When you followed or blocked them.")
 
 
@@ -61,6 +64,7 @@ def username_example(name: str) -> list[OpenApiExample]:
 LISTED_EXAMPLE = {
     "username": "layla",
     "display_name": "ليلى",
+    "avatar": {"kind": "catalog", "id": "palm", "url": "/static/avatars/palm.png"},
     "since": "2026-03-01T12:00:00Z",
 }
 PAGE_ERRORS = docs.errors(

@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
+from accounts.api.serializers import avatar_field
 from accounts.models import User
 from core import docs
 from core.errors import InvalidField
@@ -41,6 +42,7 @@ class LeaderboardEntrySerializer(serializers.Serializer):
     )
     username = serializers.CharField()
     display_name = serializers.CharField()
+    avatar = avatar_field()
     rating = serializers.FloatField(
         allow_null=True,
         help_text="The ordinal (mu - 3 sigma) to one decimal; null only for a weekly row "
@@ -77,6 +79,7 @@ _ROW = {
     "rank": 1,
     "username": "layla",
     "display_name": "ليلى",
+    "avatar": {"kind": "catalog", "id": "palm", "url": "/static/avatars/palm.png"},
     "rating": 31.4,
     "rated_matches": 57,
     "provisional": False,

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.api.serializers import avatar_field
 from core import docs
 from games.api.schema_enums import RULESETS
 from games.api.serializers.me import PlayerStatsSerializer
@@ -27,6 +28,7 @@ class PlayerRatingSerializer(serializers.Serializer):
 class PlayerProfileSerializer(serializers.Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField()
+    avatar = avatar_field()
     ratings = PlayerRatingSerializer(
         many=True, help_text="One per ruleset with at least one rated match."
     )
@@ -38,6 +40,7 @@ EXAMPLE = OpenApiExample(
     value={
         "username": "layla",
         "display_name": "ليلى",
+        "avatar": {"kind": "catalog", "id": "palm", "url": "/static/avatars/palm.png"},
         "ratings": [
             {
                 "ruleset": "gamerules",

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from accounts.avatars.selectors import avatar_json
 from accounts.models import Sanction, SanctionKind, User
 from games import engine
 from players.models import BoardMark, Rating, WeeklyGain
@@ -226,6 +227,7 @@ def _entry(
         "rank": rank,
         "username": user.username,
         "display_name": user.display_name,
+        "avatar": avatar_json(user),
         "rating": shown(rating.ordinal) if rating is not None else None,
         "rated_matches": rated,
         "provisional": rated < PROVISIONAL_BELOW,

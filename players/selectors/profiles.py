@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts.avatars.selectors import avatar_json
 from accounts.models import User
 from games.selectors.stats import player_stats
 from players.selectors.ratings import ratings_of
@@ -20,6 +21,7 @@ def profile_json(user: User) -> dict[str, Any]:
     return {
         "username": user.username,
         "display_name": user.display_name,
+        "avatar": avatar_json(user),
         "ratings": ratings_of(user.pk),
         "stats": player_stats(user),
     }

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from accounts.avatars.selectors import avatar_json
 from accounts.models import User
 from core import clock
 from games.errors import NotAPlayer
@@ -27,7 +28,11 @@ def user_by_username(username: str) -> User:
 
 
 def person_json(user: User) -> dict[str, Any]:
-    return {"username": user.username, "display_name": user.display_name or user.username}
+    return {
+        "username": user.username,
+        "display_name": user.display_name or user.username,
+        "avatar": avatar_json(user),
+    }
 
 
 def friends_of(user: User) -> QuerySet[Follow]:

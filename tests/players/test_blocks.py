@@ -26,7 +26,7 @@ def test_block_list_and_unblock(make_player: Callable[..., Player]) -> None:
     me_, pest = make_player(), make_player()
     first = block(me_, pest.user.username)
     assert first.status_code == 201, first.content
-    assert set(first.json()) == {"username", "display_name", "since"}
+    assert set(first.json()) == {"username", "display_name", "avatar", "since"}
     assert block(me_, pest.user.username).status_code == 200
     assert Block.objects.filter(blocker=me_.user, blocked=pest.user).count() == 1
     assert [b["username"] for b in me_.client.get(BLOCKS).json()["results"]] == [pest.user.username]

@@ -33,7 +33,7 @@ def test_follow_list_and_unfollow(make_player: Callable[..., Player]) -> None:
     listed = me_.client.get(FRIENDS).json()
     assert [f["username"] for f in listed["results"]] == [omar.user.username, layla.user.username]
     assert set(listed["results"][0]) == {
-        *("username", "display_name", "since"),
+        *("username", "display_name", "avatar", "since"),
         *("presence", "match_id", "last_seen"),
     }
     # Following is one way: layla follows no one.

@@ -53,6 +53,7 @@ def test_an_invitee_accepts_and_sits_at_a_private_table_without_the_code(
     assert body["inviter"] == {
         "username": host.user.username,
         "display_name": host.user.display_name,
+        "avatar": None,
     }
     assert body["invitee"]["username"] == layla.user.username
     listed = layla.client.get(INBOX).json()["results"]

@@ -55,6 +55,7 @@ def test_all_time_order_ranks_and_the_callers_own(field: list[Player]) -> None:
         "rank": 1,
         "username": "b",
         "display_name": field[1].user.display_name,
+        "avatar": None,
         "rating": 30.0,
         "rated_matches": 12,
         "provisional": False,

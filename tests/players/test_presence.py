@@ -113,6 +113,7 @@ def test_show_presence_false_hides_it_and_true_shows_it_again(
     assert friends(me_)[layla.user.username] | {"since": None} == {
         "username": layla.user.username,
         "display_name": layla.user.display_name,
+        "avatar": None,
         "since": None,
         "presence": "offline",
         "match_id": None,

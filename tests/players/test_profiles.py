@@ -38,7 +38,7 @@ def test_a_profile_shows_name_ratings_and_statistics(
     response = outsider.client.get(url(players[2]))
     assert response.status_code == 200
     body = response.json()
-    assert list(body) == ["username", "display_name", "ratings", "stats"]
+    assert list(body) == ["username", "display_name", "avatar", "ratings", "stats"]
     assert body["username"] == players[2].user.username
     assert body["display_name"] == players[2].user.display_name
     rating = Rating.objects.get(user=players[2].user)

@@ -153,7 +153,11 @@ def test_every_request_body_in_the_schema_forbids_other_properties(anon: APIClie
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
             content = operation.get("requestBody", {}).get("content", {})
-            for media in content.values():
+            for media_type, media in content.items():
+                if not media_type.endswith("json"):
+                    # A picture (PUT /me/avatar): bytes, no fields.
+                    assert media["schema"] == {"type": "string", "format": "binary"}
+                    continue
                 name = media["schema"]["$ref"].rsplit("/", 1)[-1]
                 # A union (the move body, a push device per platform) forbids them in each member.
                 members = [

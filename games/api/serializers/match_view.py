@@ -12,6 +12,7 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.fields import SkipField
 
+from accounts.api.serializers import avatar_field
 from games import engine
 from games.api.schema_enums import CALLS, CARDS, RULESETS, SUITS
 from games.api.serializers.fields import (
@@ -36,7 +37,7 @@ from games.models import (
     Seat,
     Visibility,
 )
-from games.selectors import seat_display_name
+from games.selectors import seat_avatar, seat_display_name
 
 COMMITMENT_HELP = (
     'Fair dealing: the lowercase hex SHA-256 of the UTF-8 text salt + ":" + the deck\'s 32 '
@@ -50,6 +51,7 @@ class SeatViewSerializer(ResponseSerializer):
 
     seat = serializers.IntegerField(source="index")
     display_name = serializers.CharField(allow_null=True)
+    avatar = avatar_field()
     team = serializers.IntegerField()
     bot = serializers.ChoiceField(choices=BotLevel.choices, allow_null=True)
     away = serializers.BooleanField()
@@ -62,11 +64,12 @@ class SeatViewSerializer(ResponseSerializer):
 class _SeatRow:
     # A seat's public face: its shown name (the user's, a bot's, or none) and no bot as null.
 
-    __slots__ = ("away", "bot", "display_name", "index", "is_empty", "team")
+    __slots__ = ("avatar", "away", "bot", "display_name", "index", "is_empty", "team")
 
     def __init__(self, seat: Seat) -> None:
         self.index = seat.index
         self.display_name = seat_display_name(seat)
+        self.avatar = seat_avatar(seat)
         self.team = seat.team
         self.bot = seat.bot or None
         self.away = seat.away
