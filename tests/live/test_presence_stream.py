@@ -110,6 +110,7 @@ def test_followers_hear_a_friend_come_online_play_a_public_match_and_go_offline(
     assert _listed(follower, layla) | {"since": None} == {
         "username": layla.user.username,
         "display_name": layla.user.display_name,
+        "avatar": None,
         "since": None,
         "presence": "offline",
         "match_id": None,
