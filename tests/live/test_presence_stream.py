@@ -157,6 +157,7 @@ def test_a_player_who_hides_presence_sends_no_events_and_shows_offline(
     assert _listed(follower, layla) | {"since": None} == {
         "username": layla.user.username,
         "display_name": layla.user.display_name,
+        "avatar": None,
         "since": None,
         "presence": "offline",
         "match_id": None,
