@@ -125,8 +125,9 @@ class MyAvatarView(APIView):
                 (415, "The body is not `image/jpeg` or `image/png` (`unsupported_media_type`)."),
                 (
                     422,
-                    "Not a JPEG or PNG that can be read (`invalid_picture`), or a picture of "
-                    "more than 4096 x 4096 pixels (`picture_too_large`).",
+                    "Not a JPEG or PNG that can be read (`invalid_picture`), a picture of "
+                    "more than 4096 x 4096 pixels (`picture_too_large`), or a progressive "
+                    "JPEG of more than 32 scans (`picture_too_complex`).",
                 ),
                 (
                     429,

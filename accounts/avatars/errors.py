@@ -22,6 +22,15 @@ class PictureTooLarge(Refused):
     default_detail = _("That picture has too many pixels: at most 4096 by 4096.")
 
 
+class PictureTooComplex(Refused):
+    """A JPEG of more scans than ``accounts.avatars.pictures.MAX_JPEG_SCANS``: each scan of a
+    progressive JPEG is another pass over every pixel, so thousands of them in 1 MiB cost
+    minutes of decoding."""
+
+    code = "picture_too_complex"
+    default_detail = _("That JPEG has too many scans: at most 32.")
+
+
 class PayloadTooLarge(DomainError):
     """More bytes than an avatar upload may have (1 MiB), however many the API allows."""
 

@@ -9,9 +9,9 @@ import io
 import pytest
 from PIL import Image
 
-from accounts.avatars.errors import InvalidPicture, PictureTooLarge
-from accounts.avatars.pictures import MAX_UPLOAD_BYTES, SIZE, picture_avatar
-from tests.support.pictures import jpeg, jpeg_with_metadata, png, png_claiming
+from accounts.avatars.errors import InvalidPicture, PictureTooComplex, PictureTooLarge
+from accounts.avatars.pictures import MAX_JPEG_SCANS, MAX_UPLOAD_BYTES, SIZE, picture_avatar
+from tests.support.pictures import jpeg, jpeg_of_scans, jpeg_with_metadata, png, png_claiming
 
 
 def opened(data: bytes) -> Image.Image:
@@ -118,6 +118,19 @@ def test_a_picture_of_too_many_pixels_is_refused_before_it_is_decoded(
 ) -> None:
     with pytest.raises(PictureTooLarge):
         picture_avatar(png_claiming(width, height))
+
+
+def test_a_progressive_jpeg_of_a_usual_number_of_scans_is_drawn() -> None:
+    usual = jpeg_of_scans(0)
+    assert 1 < usual.count(b"\xff\xda") <= MAX_JPEG_SCANS
+    assert opened(picture_avatar(usual)).size == (SIZE, SIZE)
+
+
+def test_a_jpeg_of_too_many_scans_is_refused_before_it_is_decoded() -> None:
+    many = jpeg_of_scans(MAX_JPEG_SCANS)
+    assert many.count(b"\xff\xda") > MAX_JPEG_SCANS
+    with pytest.raises(PictureTooComplex):
+        picture_avatar(many)
 
 
 def test_more_than_a_mebibyte_is_refused_unread() -> None:

@@ -18,7 +18,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from accounts.avatars.catalog import CATALOG
 from accounts.models import User
 from tests.support.api import API, assert_field_errors, assert_problem
-from tests.support.pictures import jpeg, jpeg_with_metadata, png, png_claiming
+from tests.support.pictures import jpeg, jpeg_of_scans, jpeg_with_metadata, png, png_claiming
 from tests.support.players import PASSWORD, Player
 
 ME = f"{API}/me"
@@ -170,6 +170,7 @@ def test_delete_removes_the_avatar_and_its_file(
         (jpeg()[:200], "image/jpeg", 422, "invalid_picture"),
         (png_claiming(50_000, 50_000), "image/png", 422, "picture_too_large"),
         (png_claiming(5000, 4000), "image/png", 422, "picture_too_large"),
+        (jpeg_of_scans(40), "image/jpeg", 422, "picture_too_complex"),
         (b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "image/gif", 415, "unsupported_media_type"),
         (b'{"avatar": "palm"}', "application/json", 415, "unsupported_media_type"),
         (b"\xff\xd8" + b"\x00" * (1024 * 1024), "image/jpeg", 413, "payload_too_large"),
@@ -181,6 +182,7 @@ def test_delete_removes_the_avatar_and_its_file(
         "truncated",
         "bomb header",
         "too many pixels",
+        "too many scans",
         "gif",
         "json",
         "over 1 MiB",

@@ -63,3 +63,14 @@ def png_claiming(width: int, height: int) -> bytes:
         + chunk(b"IDAT", zlib.compress(b"\x00" * 64))
         + chunk(b"IEND", b"")
     )
+
+
+def jpeg_of_scans(extra: int) -> bytes:
+    """A progressive JPEG with its last scan repeated ``extra`` more times: a file of many
+    scans, each another pass over the picture for a decoder."""
+    out = io.BytesIO()
+    Image.new("RGB", (512, 512), (90, 140, 30)).save(out, "JPEG", progressive=True)
+    data = out.getvalue()
+    last = data.rindex(b"\xff\xda")
+    scan = data[last:-2]  # from the last start-of-scan to the end-of-image marker
+    return data[:-2] + scan * extra + data[-2:]
