@@ -76,9 +76,12 @@ class BodySizeLimitMiddleware:
             # HttpRequest only reads its stream (read, readline, close): the cap is enough of one.
             request._stream = cast(BinaryIO, _CappedStream(request._stream, limit))
             try:
-                request.body  # noqa: B018 - read and cached for the view
+                body = request.body  # read and cached for the view
             except RequestDataTooBig:
                 return payload_too_large()
+            # DRF reads a body only where a length is declared: a chunked body, now read
+            # whole, declares its own, or the API would take it for no body at all.
+            request.META["CONTENT_LENGTH"] = str(len(body))
         return self.get_response(request)
 
 

@@ -57,7 +57,10 @@ AUTH_ERRORS: ErrorResponses = {
     problem_key(503): problem("The database is unavailable (`service_unavailable`); retry.", 503),
 }
 # The 400 of an operation that takes no body (core.parsing.refuse_body).
-NO_BODY = "A body with fields; this operation takes none (`invalid`, `unknown_field`)."
+NO_BODY = (
+    "A body with fields, or one that is not JSON; this operation takes none (`invalid`, "
+    "`unknown_field`, `parse_error`)."
+)
 MATCH_ERRORS: ErrorResponses = {
     **AUTH_ERRORS,
     problem_key(404): problem(

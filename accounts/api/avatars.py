@@ -159,7 +159,11 @@ class MyAvatarView(APIView):
         request=None,
         responses={
             204: None,
-            **docs.errors((400, docs.NO_BODY), base=docs.AUTH_ERRORS),
+            **docs.errors(
+                (400, docs.NO_BODY),
+                (415, "A body that is not `application/json` (`unsupported_media_type`)."),
+                base=docs.AUTH_ERRORS,
+            ),
         },
         summary="Remove your avatar",
         description="Removes your avatar, built-in or uploaded (the same as PATCH /me with "

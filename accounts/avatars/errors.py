@@ -16,7 +16,7 @@ class InvalidPicture(Refused):
 
 
 class PictureTooLarge(Refused):
-    """A picture of more pixels than ``accounts.avatars.pictures.MAX_PIXELS``."""
+    """A picture wider or taller than ``accounts.avatars.pictures.MAX_SIDE``."""
 
     code = "picture_too_large"
     default_detail = _("That picture has too many pixels: at most 4096 by 4096.")

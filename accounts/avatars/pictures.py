@@ -9,6 +9,7 @@ sender's file. Pure Pillow and bytes; the storage is ``accounts.avatars.services
 from __future__ import annotations
 
 import io
+import threading
 import warnings
 
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
@@ -20,10 +21,11 @@ MAX_UPLOAD_BYTES = 1024 * 1024
 # What an avatar becomes: square, large enough for a profile page on a dense screen.
 SIZE = 256
 JPEG_QUALITY = 85
-# A 1 MiB PNG of one flat colour can claim a billion pixels; decoding is refused above a
-# phone camera's 4096 x 4096 before a pixel is read. Pillow's own bomb check, far higher,
-# would only warn first.
-MAX_PIXELS = 4096 * 4096
+# A 1 MiB PNG of one flat colour can claim a billion pixels; decoding is refused beyond a
+# phone camera's 4096 on either side before a pixel is read (a side, not an area: a 1 x 16M
+# picture costs as much memory as a square one, row by row). Pillow's own bomb check, far
+# higher, would only warn first.
+MAX_SIDE = 4096
 # A progressive JPEG is drawn in scans, each a pass over every pixel: an encoder writes about
 # ten, a hostile file thousands (3,006 scans of a 4096 x 4096 picture took 42 s to decode
 # here). Counted before decoding: every scan starts with a start-of-scan marker, which the
@@ -34,13 +36,17 @@ FORMATS = ("JPEG", "PNG")
 # Modes converted through 8-bit greyscale first: Pillow has no direct path to RGB from them.
 _WIDE_GREY = ("I", "I;16", "I;16B", "I;16L", "I;16N", "F")
 _SRGB = ImageCms.createProfile("sRGB")
+# Decodes at once in one process: each holds up to one full-size copy (64 MB for 4096 x 4096
+# with transparency), so a burst of uploads cannot take the process's memory; one waits for
+# the next (a decode takes a fraction of a second).
+_DECODING = threading.BoundedSemaphore(2)
 
 
 def picture_avatar(data: bytes) -> bytes:
     """The avatar made from an uploaded JPEG or PNG: a ``SIZE`` square JPEG, the middle of
     the picture upright (its EXIF orientation applied), colours in sRGB, transparency on
-    white. Refuses what is not such a picture (``InvalidPicture``) and a picture of more than
-    ``MAX_PIXELS`` (``PictureTooLarge``) or a JPEG of more than ``MAX_JPEG_SCANS`` scans
+    white. Refuses what is not such a picture (``InvalidPicture``) and a picture wider or
+    taller than ``MAX_SIDE`` (``PictureTooLarge``) or a JPEG of more than ``MAX_JPEG_SCANS`` scans
     (``PictureTooComplex``)."""
     if len(data) > MAX_UPLOAD_BYTES:
         raise PictureTooLarge()
@@ -64,37 +70,48 @@ def _redrawn(data: bytes) -> bytes:
         width, height = picture.size
         if width < 1 or height < 1:
             raise InvalidPicture()
-        if width * height > MAX_PIXELS:
+        if width > MAX_SIDE or height > MAX_SIDE:
             raise PictureTooLarge()
         if picture.format == "JPEG" and data.count(_START_OF_SCAN) > MAX_JPEG_SCANS:
             raise PictureTooComplex()
         # A JPEG decodes at 1/2, 1/4 or 1/8 scale when that still covers SIZE: a phone
         # photo costs a fraction of its full decode.
         picture.draft("RGB", (SIZE, SIZE))
-        picture.load()
-        upright = ImageOps.exif_transpose(picture)
-        rgb = _in_srgb(upright)
-    square = ImageOps.fit(rgb, (SIZE, SIZE), Image.Resampling.LANCZOS)
+        with _DECODING:
+            picture.load()
+            icc = picture.info.get("icc_profile")
+            ImageOps.exif_transpose(picture, in_place=True)
+            # Made small first, in the picture's own mode: every other step then works on
+            # SIZE x SIZE pixels, and the full-size ones are one decoded copy at most.
+            square = ImageOps.fit(_resizable(picture), (SIZE, SIZE), Image.Resampling.LANCZOS)
+    rgb = _in_srgb(square, icc)
     # A new image holding only the pixels: nothing of the upload's info goes with it.
     clean = Image.new("RGB", (SIZE, SIZE))
-    clean.paste(square)
+    clean.paste(rgb)
     out = io.BytesIO()
     clean.save(out, "JPEG", quality=JPEG_QUALITY, optimize=True)
     return out.getvalue()
 
 
-def _in_srgb(picture: Image.Image) -> Image.Image:
-    """``picture`` as RGB in sRGB: its colour profile applied if it has one Pillow can use,
-    transparency laid on white, wide greyscale brought to 8 bits."""
+def _resizable(picture: Image.Image) -> Image.Image:
+    """``picture`` in a mode Pillow resamples smoothly: a palette's colours (and its
+    transparency) spelled out, one bit or wide greyscale as 8-bit grey."""
     if picture.mode in _WIDE_GREY:
-        picture = picture.point(lambda value: value * (1 / 256)).convert("L")
+        return picture.point(lambda value: value * (1 / 256)).convert("L")
     if picture.mode == "P":
-        picture = picture.convert("RGBA")
+        return picture.convert("RGBA")
+    if picture.mode == "1":
+        return picture.convert("L")
+    return picture
+
+
+def _in_srgb(picture: Image.Image, icc: bytes | None) -> Image.Image:
+    """``picture`` as RGB in sRGB: its colour profile (``icc``) applied if Pillow can use it,
+    transparency laid on white."""
     if picture.mode in ("RGBA", "LA", "PA", "La", "RGBa"):
         picture = picture.convert("RGBA")
         white = Image.new("RGBA", picture.size, (255, 255, 255, 255))
         picture = Image.alpha_composite(white, picture)
-    icc = picture.info.get("icc_profile")
     if icc and picture.mode in ("RGB", "CMYK", "L"):
         try:
             source = ImageCms.ImageCmsProfile(io.BytesIO(icc))

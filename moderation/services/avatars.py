@@ -8,6 +8,7 @@ before the report's transaction (and deleted if it fails), deletions run once it
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -23,10 +24,19 @@ from moderation.models import ModerationKind, Report
 from moderation.services.log import action_log, require_reason
 
 
-def evidence_copy(*, reporter: User, match_id: int, seat: int) -> tuple[str, str] | None:
-    """The picture of the player in ``seat`` and a copy of it kept as evidence, as
-    ``(picture name, copy name)``; None when there is none to copy (no player, no picture) or
-    the reporter may not see the match: the report's own checks then refuse it."""
+@dataclass(frozen=True)
+class Evidence:
+    """A reported picture: whose it is, its storage name, and the copy kept of it."""
+
+    owner_id: int
+    picture: str
+    copy: str
+
+
+def evidence_copy(*, reporter: User, match_id: int, seat: int) -> Evidence | None:
+    """The picture of the player in ``seat`` and a copy of it kept as evidence; None when
+    there is none to copy (no player, no picture) or the reporter may not see the match: the
+    report's own checks then refuse it."""
     match = Match.objects.filter(pk=match_id).only("visibility").first()
     if match is None:
         return None
@@ -45,7 +55,7 @@ def evidence_copy(*, reporter: User, match_id: int, seat: int) -> tuple[str, str
     except FileNotFoundError:
         return None  # replaced a moment ago: the report finds no picture
     copy = default_storage.save(f"reports/{secrets.token_hex(16)}.jpg", ContentFile(data))
-    return picture, copy
+    return Evidence(owner_id=target.user.pk, picture=picture, copy=copy)
 
 
 @transaction.atomic
@@ -67,6 +77,15 @@ def avatar_remove(*, moderator: User, user_id: int, reason: str) -> User:
         changes={"avatar_picture": [name, None]},
     )
     return user
+
+
+def evidence_drop(report: Report) -> None:
+    """Inside the caller's transaction: forget the report's copy of a picture (the caller
+    saves the row) and delete the file once that commits."""
+    name = report.avatar_evidence.name
+    if name:
+        report.avatar_evidence.name = ""
+        transaction.on_commit(lambda: picture_discard(name))
 
 
 def on_account_deleted(event: AccountDeleted) -> None:

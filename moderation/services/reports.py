@@ -25,7 +25,7 @@ from moderation.errors import (
     ReportNotFound,
 )
 from moderation.models import ModerationKind, Report, ReportReason, ReportStatus
-from moderation.services.avatars import evidence_copy
+from moderation.services.avatars import Evidence, evidence_copy, evidence_drop
 from moderation.services.log import action_log, require_reason
 from moderation.services.sanctions import sanction_start
 from players.models import ChatMessage
@@ -63,7 +63,7 @@ def report_create(
         )
     except BaseException:
         if evidence is not None:
-            picture_discard(evidence[1])
+            picture_discard(evidence.copy)
         raise
 
 
@@ -77,8 +77,14 @@ def _report_create(
     comment: str,
     chat_message: int | None,
     avatar: bool,
-    evidence: tuple[str, str] | None,
+    evidence: Evidence | None,
 ) -> Report:
+    if evidence is not None:
+        # The picture's owner first, then the match: the order a deletion takes them (the
+        # account, then its matches). A deletion that commits meanwhile is seen below (its
+        # picture gone: refused, the copy deleted); one that waits for this report finds it
+        # and deletes its copy (avatars.on_account_deleted).
+        User.objects.select_for_update().filter(pk=evidence.owner_id).first()
     match = services.match_lock(match_id)
     mine = Seat.objects.filter(match=match, user=reporter).first()
     if mine is None and match.visibility == Visibility.PRIVATE:
@@ -100,7 +106,11 @@ def _report_create(
         ).first()
         if message is None or mine is None:
             raise ChatMessageNotFound()
-    if avatar and (evidence is None or target.user.avatar_picture.name != evidence[0]):
+    if avatar and (
+        evidence is None
+        or target.user_id != evidence.owner_id
+        or target.user.avatar_picture.name != evidence.picture
+    ):
         raise NoPictureToReport()
     if Report.objects.filter(
         match=match, reporter=reporter, reported=target.user, status=ReportStatus.OPEN
@@ -116,8 +126,8 @@ def _report_create(
                 reason=reason,
                 comment=comment,
                 chat_message=message,
-                avatar_picture=evidence[0] if evidence else "",
-                avatar_evidence=evidence[1] if evidence else "",
+                avatar_picture=evidence.picture if evidence else "",
+                avatar_evidence=evidence.copy if evidence else "",
             )
     except IntegrityError:  # pragma: no cover - the lock above makes this unreachable
         raise DuplicateReport() from None
@@ -145,6 +155,10 @@ def report_dismiss(*, moderator: User, report_id: int, reason: str) -> Report:
     reason = require_reason(reason)
     report = _open_report(report_id)
     _resolve(report, moderator=moderator, status=ReportStatus.DISMISSED, sanction=None)
+    if report.avatar_evidence:
+        # A picture found acceptable needs no copy kept; an upheld report keeps its evidence.
+        evidence_drop(report)
+        report.save(update_fields=["avatar_evidence"])
     action_log(
         moderator=moderator,
         kind=ModerationKind.REPORT_DISMISS,

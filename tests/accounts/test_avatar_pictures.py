@@ -110,10 +110,10 @@ def test_what_is_not_a_readable_jpeg_or_png_is_refused(upload: bytes) -> None:
 
 @pytest.mark.parametrize(
     ("width", "height"),
-    [(4097, 4096), (100_000, 100_000), (2**31 - 1, 1)],
-    ids=["just over", "a bomb's header", "a line"],
+    [(4097, 4096), (4096, 4097), (100_000, 100_000), (2**31 - 1, 1), (1, 16_777_216)],
+    ids=["just too wide", "just too tall", "a bomb's header", "a line", "a column of 4096^2"],
 )
-def test_a_picture_of_too_many_pixels_is_refused_before_it_is_decoded(
+def test_a_picture_wider_or_taller_than_the_bound_is_refused_before_it_is_decoded(
     width: int, height: int
 ) -> None:
     with pytest.raises(PictureTooLarge):
@@ -138,6 +138,6 @@ def test_more_than_a_mebibyte_is_refused_unread() -> None:
         picture_avatar(b"\xff" * (MAX_UPLOAD_BYTES + 1))
 
 
-def test_a_picture_of_exactly_the_pixel_bound_is_accepted() -> None:
+def test_a_picture_of_exactly_the_bound_is_accepted() -> None:
     avatar = opened(picture_avatar(png((4096, 4096), (10, 200, 10))))
     assert avatar.size == (SIZE, SIZE)

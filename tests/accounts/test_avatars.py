@@ -281,3 +281,9 @@ def test_deleting_the_account_erases_the_avatar_and_its_file(
     assert response.status_code == 204
     assert stored(amal) == ("", "")
     assert not (media / url.removeprefix("/media/")).exists()
+
+
+def test_the_media_path_answers_only_reads(client: Any) -> None:
+    for method in ("post", "put", "delete"):
+        response = getattr(client, method)(f"/media/avatars/{'0' * 32}.jpg")
+        assert response.status_code == 405, (method, response.status_code)

@@ -205,3 +205,20 @@ def test_evidence_files_live_under_the_media_root(pictured: Any) -> None:
     report(players[0], view["id"], seat=1, avatar=True)
     filed = Report.objects.get()
     assert Path(default_storage.path(evidence_of(filed))).is_file()
+
+
+def test_dismissing_a_report_about_a_picture_deletes_its_copy(
+    pictured: Any, moderator: Player, django_capture_on_commit_callbacks: Any
+) -> None:
+    from moderation import services as moderation
+
+    view, players = pictured
+    report(players[0], view["id"], seat=1, avatar=True)
+    filed = Report.objects.get()
+    evidence = evidence_of(filed)
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.report_dismiss(moderator=moderator.user, report_id=filed.pk, reason="fine")
+    filed.refresh_from_db()
+    assert (filed.status, evidence_of(filed)) == ("dismissed", "")
+    assert not exists(evidence)
+    assert exists(User.objects.get(pk=players[1].id).avatar_picture.name)  # the picture stays
