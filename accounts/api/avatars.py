@@ -126,7 +126,7 @@ class MyAvatarView(APIView):
                 (
                     422,
                     "Not a JPEG or PNG that can be read (`invalid_picture`), a picture of "
-                    "more than 4096 x 4096 pixels (`picture_too_large`), or a progressive "
+                    "wider or taller than 4096 pixels (`picture_too_large`), or a progressive "
                     "JPEG of more than 32 scans (`picture_too_complex`).",
                 ),
                 (
