@@ -11,7 +11,7 @@ TS_CLIENT := tests/clients/ts
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast test-deps lint format bench bench-sawa bench-load bench-live bench-leaderboard bench-push bench-capacity bots-eval schema demo clean system-deps
+.PHONY: run test test-fast test-deps lint format bench bench-analysis bench-sawa bench-load bench-live bench-leaderboard bench-push bench-capacity bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -85,6 +85,13 @@ bench: $(STAMP)
 	$(PY) -m bench.http
 	$(PY) -m bench.sweep
 	$(PY) -m bench.bot_tables --seconds 20
+
+# The post-game analysis ranks the bot levels: self-play of each level on the same decks, every
+# decision analysed, mean loss per decision with its 95% CI (bench/analysis_levels.py; about
+# ten minutes at 24 matches a level on 2 cores).
+ANALYSIS_MATCHES ?= 24
+bench-analysis: $(STAMP)
+	$(PY) -m bench.analysis_levels --matches $(ANALYSIS_MATCHES)
 
 # Sawa adjudication (rules-saudi.md S22) at its worst case, 4 cards a hand (bench/sawa.py).
 bench-sawa: $(STAMP)

@@ -577,6 +577,8 @@ else:
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     "games.tasks.play_hard_bot_turn": {"queue": "bots-hard"},
+    "games.tasks.analyse_match": {"queue": "analysis"},
+    "games.tasks.sweep_analyses": {"queue": "analysis"},
     "live.push.tasks.deliver_notification": {"queue": "push"},
     "live.push.tasks.sweep_outbox": {"queue": "push"},
     "live.push.tasks.purge_outbox": {"queue": "push"},
@@ -592,6 +594,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
         "schedule": BALOOT["SWEEP_SECONDS"],
+    },
+    # Post-game analyses whose task was lost (games.tasks.sweep_analyses).
+    "sweep-analyses": {
+        "task": "games.tasks.sweep_analyses",
+        "schedule": 300.0,
     },
     # Idempotency records past BALOOT["IDEMPOTENCY_TTL_HOURS"] (games/idempotency.py).
     "purge-idempotency-records": {

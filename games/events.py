@@ -71,3 +71,11 @@ class PlayerSeated:
     match_id: int
     seat: int
     user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisReady:
+    """A finished match's post-game analysis is ready (``games.services.analysis``)."""
+
+    match_id: int
+    version: int

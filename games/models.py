@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -315,3 +316,37 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at.isoformat()}"
+
+
+class AnalysisStatus(models.TextChoices):
+    PENDING = "pending"
+    READY = "ready"
+
+
+class MatchAnalysis(models.Model):
+    """The post-game analysis of a finished match (``games.engine.analysis``): opened pending
+    when the match ends, filled by a low-priority task (``games.tasks.analyse_match``).
+
+    ``decisions`` holds every decision valued, in the order they were made, each a list
+    ``[round, action, seat, kind, chosen, best, chosen_value, best_value, options]`` (kind
+    ``bid`` or ``play``; chosen and best as the move log writes moves). The per-player figures
+    are computed from it when read (``games.selectors.analysis``). The seed and the sample
+    counts are kept, so an analysis can be made again and checked."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(
+        max_length=8, choices=AnalysisStatus.choices, default=AnalysisStatus.PENDING
+    )
+    seed = models.CharField(max_length=64)
+    play_samples = models.PositiveSmallIntegerField()
+    bid_samples = models.PositiveSmallIntegerField()
+    decisions = models.JSONField(default=list, blank=True)
+    # Set by the service from the injected clock, as the sweep that reads it is.
+    created_at = models.DateTimeField(default=timezone.now)
+    ready_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "created_at"], name="analysis_pending")]
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id} ({self.status})"

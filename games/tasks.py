@@ -3,8 +3,9 @@ service, which re-reads under the row lock and does nothing if the match moved o
 every task idempotent per (match, version), so ``acks_late`` redelivery after a worker crash
 can never play a move twice.
 
-Two queues: every task runs on the default one but ``play_hard_bot_turn``, which has its own
-(``HARD_BOT_QUEUE``, docs/operations.md "Queues and workers")."""
+Three queues: every task runs on the default one but ``play_hard_bot_turn`` and
+``analyse_match``, which have their own (``HARD_BOT_QUEUE``, ``ANALYSIS_QUEUE``;
+docs/operations.md "Queues and workers")."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from typing import Any
 
 from celery import Task, shared_task
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 
 from core import clock, metrics
 from games import idempotency, services
+from games.events import MatchFinished
 from games.models import Match
 from games.services.scheduling import FollowUp, scheduler_register
 
@@ -145,3 +147,51 @@ def enqueue_follow_up(
 
 
 scheduler_register(enqueue_follow_up)
+
+
+# --- Post-game analysis ------------------------------------------------------------------------
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=5,
+    # A whole match's search takes seconds (bench/analysis_levels.py): minutes, not the
+    # defaults set for tasks of milliseconds.
+    soft_time_limit=600,
+    time_limit=660,
+)
+def analyse_match(match_id: int) -> bool:
+    """Analyse a finished match (``games.services.analysis``); a no-op once it is ready, so a
+    redelivery or the sweep's second send does nothing twice."""
+    return services.analysis_make(match_id)
+
+
+# Its own queue, low priority (`celery worker -Q analysis`: scripts/supervise.py,
+# docker/compose.yaml): seconds of search per match must never wait in front of a bot's turn.
+ANALYSIS_QUEUE: str = settings.CELERY_TASK_ROUTES[analyse_match.name]["queue"]
+# Pending longer than this: the task was lost (a worker killed, the broker restarted).
+ANALYSIS_RETRY_SECONDS = 900
+
+
+def on_match_finished(event: MatchFinished) -> None:
+    """Inside the finishing transaction: open the match's analysis, and send it to the
+    analysis queue once that commits."""
+    if services.analysis_open(event) is not None:
+        transaction.on_commit(lambda: _send_analysis(event.match_id), robust=True)
+
+
+def _send_analysis(match_id: int) -> None:
+    analyse_match.delay(match_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_analyses() -> int:
+    """Beat, every few minutes: send again the analyses pending too long."""
+    pending = services.analyses_pending(ANALYSIS_RETRY_SECONDS)
+    for match_id in pending:
+        analyse_match.delay(match_id)
+    return len(pending)

@@ -66,6 +66,8 @@ _INBOX_EVENTS = {
     "rematch_cancelled": "The rematch proposed after the finished match `match_id` was called "
     "off: that table cannot play together again (a player can no longer play, or two of them "
     "block each other); `GET /api/v1/matches/{id}/rematch` shows `cancelled`.",
+    "analysis_ready": "The post-game analysis of the finished match `match_id` is ready: "
+    "`GET /api/v1/matches/{id}/analysis`.",
 }
 
 

@@ -39,6 +39,12 @@ def on_finished(event: game_events.MatchFinished) -> None:
         relay.publish(relay.note_make("match_finished", event.match_id, event.version, user_id))
 
 
+def on_analysis_ready(event: game_events.AnalysisReady) -> None:
+    # GET /matches/{id}/analysis has it now; the event says only which match.
+    for user_id in _humans(event.match_id):
+        relay.publish(relay.note_make("analysis_ready", event.match_id, event.version, user_id))
+
+
 def on_seat_to_bot(event: game_events.SeatHandedToBot) -> None:
     if event.user_id is not None:
         relay.publish(relay.note_make("seat_to_bot", event.match_id, event.version, event.user_id))
@@ -65,6 +71,7 @@ def connect() -> None:
     events.subscribe(game_events.MatchStarted, on_started)
     events.subscribe(game_events.MatchFinished, on_finished)
     events.subscribe(game_events.SeatHandedToBot, on_seat_to_bot)
+    events.subscribe(game_events.AnalysisReady, on_analysis_ready)
     events.subscribe(player_events.InvitationSent, on_invitation)
     events.subscribe(player_events.RematchCancelled, on_rematch_cancelled)
     events.subscribe(player_events.ChatSent, on_chat)

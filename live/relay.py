@@ -52,6 +52,7 @@ INBOX_KINDS = (
     "invitation",
     "seat_to_bot",
     "rematch_cancelled",
+    "analysis_ready",
 )
 
 

@@ -46,11 +46,14 @@ STABLE_AFTER_SECONDS = 60.0
 DEFAULT_QUEUE = "celery"
 HARD_BOT_QUEUE = "bots-hard"
 PUSH_QUEUE = "push"
+ANALYSIS_QUEUE = "analysis"
 # The hard bots' worker thinks for a second at a time; at a lower CPU priority, on a machine
 # whose cores it shares with the API and the default worker, a hard bot thinks with whatever
 # they leave (its budget is wall-clock, so it thinks less deeply rather than longer) instead of
 # slowing the fast bots' replies and the API.
 HARD_WORKER_NICENESS = 10
+# Analysis waits for everything else.
+ANALYSIS_WORKER_NICENESS = 19
 CELERY_WORKER = (PY, "-m", "celery", "-A", "baloot_site", "worker", "--loglevel=INFO")
 # Each worker hands a task only to an idle pool process (-O fair), so a short task never waits
 # behind a long one on a busy process while another process is free.
@@ -92,9 +95,15 @@ COMMANDS: dict[str, list[str]] = {
         f"--concurrency={PUSH_WORKER_CONCURRENCY}",
         *WORKER_OPTIONS,
     ],
+    # Post-game analysis (games.tasks.analyse_match): one process, at the lowest priority.
+    "worker-analysis": [
+        *CELERY_WORKER,
+        *(f"--queues={ANALYSIS_QUEUE}", "--hostname=analysis@%h", "--concurrency=1"),
+        *WORKER_OPTIONS,
+    ],
     "beat": [PY, "-m", "celery", "-A", "baloot_site", "beat", "--loglevel=INFO"],
 }
-NICENESS = {"worker-hard": HARD_WORKER_NICENESS}
+NICENESS = {"worker-hard": HARD_WORKER_NICENESS, "worker-analysis": ANALYSIS_WORKER_NICENESS}
 
 
 def say(message: str) -> None:

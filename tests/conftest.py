@@ -179,6 +179,12 @@ def task_recorder(monkeypatch: pytest.MonkeyPatch) -> TaskRecorder:
     monkeypatch.setattr(tasks.play_bot_turn, "apply_async", recorder.apply_async_for(BOT))
     monkeypatch.setattr(tasks.play_hard_bot_turn, "apply_async", recorder.apply_async_for(HARD_BOT))
     monkeypatch.setattr(tasks.expire_turn, "apply_async", recorder.apply_async_for(DEADLINE))
+    # A finished match's analysis: kept apart, so the turn tasks a commit queues read as before.
+    monkeypatch.setattr(
+        tasks.analyse_match,
+        "apply_async",
+        lambda args=None, kwargs=None, **_: recorder.analyses.append(tuple(args or ())),
+    )
     return recorder
 
 

@@ -17,9 +17,14 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKER = ROOT / "docker"
-APP_SERVICES = {"web", "worker", "worker-hard", "worker-push", "beat", "migrate"}
-LONG_RUNNING = {"postgres", "redis", "web", "worker", "worker-hard", "worker-push", "beat"}
-WORKERS = ("worker", "worker-hard", "worker-push")
+APP_SERVICES = {
+    *("web", "worker", "worker-hard", "worker-push", "worker-analysis", "beat", "migrate"),
+}
+LONG_RUNNING = {
+    *("postgres", "redis", "web", "worker", "worker-hard", "worker-push", "worker-analysis"),
+    "beat",
+}
+WORKERS = ("worker", "worker-hard", "worker-push", "worker-analysis")
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +103,13 @@ def test_web_runs_gunicorn_on_the_real_asgi_application(compose: dict[str, Any])
 
 @pytest.mark.parametrize(
     ("service", "role"),
-    [("worker", "worker"), ("worker-hard", "worker"), ("worker-push", "worker"), ("beat", "beat")],
+    [
+        ("worker", "worker"),
+        ("worker-hard", "worker"),
+        ("worker-push", "worker"),
+        ("worker-analysis", "worker"),
+        ("beat", "beat"),
+    ],
 )
 def test_celery_services_name_the_real_app(
     compose: dict[str, Any], service: str, role: str
@@ -120,6 +131,7 @@ def test_celery_services_name_the_real_app(
         scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
         assert tasks.sweep_deadlines.name in scheduled
         assert push_tasks.sweep_outbox.name in scheduled  # consumed by the push worker
+        assert tasks.sweep_analyses.name in scheduled  # consumed by the analysis worker
 
 
 def _option(command: list[str], name: str) -> str:
@@ -136,12 +148,18 @@ def _queues() -> dict[str, str]:
         "worker": tasks.DEFAULT_QUEUE,
         "worker-hard": tasks.HARD_BOT_QUEUE,
         "worker-push": push_tasks.PUSH_QUEUE,
+        "worker-analysis": tasks.ANALYSIS_QUEUE,
     }
 
 
 @pytest.mark.parametrize(
     ("service", "node"),
-    [("worker", "celery"), ("worker-hard", "hard"), ("worker-push", "push")],
+    [
+        ("worker", "celery"),
+        ("worker-hard", "hard"),
+        ("worker-push", "push"),
+        ("worker-analysis", "analysis"),
+    ],
 )
 def test_each_worker_consumes_its_own_queue_and_its_health_check_pings_it(
     compose: dict[str, Any], service: str, node: str
@@ -167,8 +185,11 @@ def test_make_run_supervises_a_worker_for_each_queue() -> None:
         if "worker" in command
     }
     assert queues == _queues()
-    assert supervise["NICENESS"] == {"worker-hard": supervise["HARD_WORKER_NICENESS"]}
-    assert supervise["HARD_WORKER_NICENESS"] > 0
+    assert supervise["NICENESS"] == {
+        "worker-hard": supervise["HARD_WORKER_NICENESS"],
+        "worker-analysis": supervise["ANALYSIS_WORKER_NICENESS"],
+    }
+    assert 0 < supervise["HARD_WORKER_NICENESS"] < supervise["ANALYSIS_WORKER_NICENESS"]
 
 
 def test_migrate_runs_django_migrate(compose: dict[str, Any]) -> None:

@@ -19,6 +19,7 @@ stored answer for its retries (``games.api.idempotency``, under the row lock the
 from __future__ import annotations
 
 from games.api import serializers as s
+from games.api.analysis import AnalysisResource
 from games.api.matches import MatchesResource
 from games.api.moves import MovesResource
 from games.api.pagination import NewestFirstCursor
@@ -26,7 +27,7 @@ from games.api.records import RecordsResource
 from games.models import Match
 
 
-class MatchViewSet(MovesResource, RecordsResource, MatchesResource):
+class MatchViewSet(MovesResource, RecordsResource, AnalysisResource, MatchesResource):
     """``/matches``: create, list, the lobby, live matches, the per-seat view, join, leave,
     resign, back, moves and records (``MatchesResource``, ``MovesResource``,
     ``RecordsResource``); the throttle scope follows the action."""

@@ -26,6 +26,7 @@ from games.services.access import (
     require_seatable,
     seat_of,
 )
+from games.services.analysis import analyses_pending, analysis_make, analysis_open
 from games.services.matches import (
     match_bot_add,
     match_bot_remove,
@@ -54,6 +55,9 @@ from games.services.turns import (
 
 __all__ = [
     "FollowUp",
+    "analyses_pending",
+    "analysis_make",
+    "analysis_open",
     "automatic_move_decide",
     "barred_from_seats",
     "bot_turn_play",

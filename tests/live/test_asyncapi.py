@@ -79,6 +79,7 @@ def test_it_describes_every_message_close_code_and_way_in(
         "invitation",
         "seat_to_bot",
         "rematch_cancelled",
+        "analysis_ready",
     }
     assert "/api/v1/auth/ws-ticket" in openapi["paths"]
     # A chat message is the chat log's item with its type: its own id, no version.

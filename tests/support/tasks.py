@@ -38,6 +38,8 @@ class TaskRecorder:
 
     def __init__(self) -> None:
         self.queued: list[Queued] = []
+        # The match ids sent to the analysis queue (games.tasks.analyse_match).
+        self.analyses: list[Any] = []
 
     def apply_async_for(self, name: str) -> Any:
         def apply_async(

@@ -163,6 +163,23 @@ def choose_play(obs: Observation, rng: random.Random, config: HardConfig, rulese
     candidates = [m for m in obs.legal_moves if isinstance(m, Play)]
     if len(candidates) == 1:
         return candidates[0]
+    means = play_values(obs, rng, config, ruleset)
+    best = max(means)
+    # Ties are common (equivalent cards): prefer the rule-of-thumb card among the best.
+    fallback = easy.choose_play(obs)
+    if fallback in candidates and means[candidates.index(fallback)] >= best - 1e-9:
+        return fallback
+    return candidates[means.index(best)]
+
+
+def play_values(
+    obs: Observation, rng: random.Random, config: HardConfig, ruleset: Ruleset
+) -> list[float]:
+    """The expected round-score margin for ``obs.seat``'s team of each legal card (in the
+    order of ``obs.legal_moves``' plays), over the same deals for every card: ``config.samples``
+    of them, or as many as the budget allows. What the hard bot plays by, and what the
+    post-game analysis (``engine.analysis``) measures a choice against."""
+    candidates = [m for m in obs.legal_moves if isinstance(m, Play)]
     assert obs.seat is not None
     deals = _Deals(obs, ruleset, config)
     base = public_state(obs, ruleset)
@@ -185,13 +202,7 @@ def choose_play(obs: Observation, rng: random.Random, config: HardConfig, rulese
             if config.samples is None and _out_of_time(config, done, started):
                 break
     total = sum(weights)
-    means = [sum(w * v for w, v in zip(weights, vs, strict=True)) / total for vs in values]
-    best = max(means)
-    # Ties are common (equivalent cards): prefer the rule-of-thumb card among the best.
-    fallback = easy.choose_play(obs)
-    if fallback in candidates and means[candidates.index(fallback)] >= best - 1e-9:
-        return fallback
-    return candidates[means.index(best)]
+    return [sum(w * v for w, v in zip(weights, vs, strict=True)) / total for vs in values]
 
 
 def _out_of_time(config: HardConfig, done: int, started: float) -> bool:
@@ -327,4 +338,4 @@ def choose_bid(obs: Observation, rng: random.Random, config: HardConfig, ruleset
     return legal[values.index(best)]
 
 
-__all__ = ["DEFAULT_CONFIG", "HardConfig", "choose"]
+__all__ = ["DEFAULT_CONFIG", "HardConfig", "choose", "play_values"]

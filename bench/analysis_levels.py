@@ -1,0 +1,108 @@
+"""The post-game analysis ranks the bot levels (issue 28): self-play matches of each level on the
+same decks (each level plays the match of a seed, from its first deal), every decision analysed
+as a finished match is (``games.engine.analysis``), and per level the mean loss per decision
+with its 95% confidence interval, the accuracy, and the cost of the analysis.
+
+The interval is over rounds (each round's mean loss per decision is one observation): the
+decisions of one round are not independent of each other, the deals of two rounds are.
+
+    .venv/bin/python -m bench.analysis_levels --matches 20 [--ruleset gamerules]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import random
+import statistics
+import time
+
+from games.engine import analysis, get_ruleset
+from games.engine.bots import BOT_LEVELS, HardConfig, NormalConfig, choose_move
+from games.engine.selfplay import play_match
+
+# The hard bot's self-play on a fixed number of deals (deterministic, and fast enough for a
+# bench); the analysis uses its own (``analysis.PLAY_SAMPLES``).
+HARD_PLAY = HardConfig(samples=16, bid_samples=16, double_samples=16)
+# The normal bot's too: its production budget is wall-clock, which a loaded machine changes.
+NORMAL_PLAY = NormalConfig(samples=32)
+
+
+def level_losses(
+    level: str,
+    seeds: list[int],
+    ruleset_name: str,
+    *,
+    target: int | None = None,
+    hard_play: HardConfig = HARD_PLAY,
+    play_samples: int = analysis.PLAY_SAMPLES,
+    bid_samples: int = analysis.BID_SAMPLES,
+) -> tuple[list[float], dict[str, float]]:
+    """Each round's mean loss per decision when ``level`` plays every seat of the matches of
+    ``seeds``, and the totals (decisions, accuracy, analysis milliseconds per decision)."""
+    ruleset = get_ruleset(ruleset_name)
+
+    # Called by selfplay with observation(state, seat) only.
+    bot = functools.partial(
+        choose_move, level, normal_config=NORMAL_PLAY, hard_config=hard_play, ruleset=ruleset
+    )
+
+    per_round: list[float] = []
+    decisions = 0
+    accuracy = 0.0
+    analysis_seconds = 0.0
+    for seed in seeds:
+        state = play_match(random.Random(seed), [bot] * 4, ruleset=ruleset, target=target)
+        rounds = [(log.deck, log.actions) for log in state.history]
+        started = time.perf_counter()
+        found = analysis.analyse_match(
+            ruleset,
+            rounds,
+            seed=f"bench/{seed}",
+            dealer=state.history[0].dealer,
+            target=target,
+            play_samples=play_samples,
+            bid_samples=bid_samples,
+        )
+        analysis_seconds += time.perf_counter() - started
+        for number in range(1, len(rounds) + 1):
+            losses = [d.loss for d in found if d.round == number]
+            if losses:
+                per_round.append(statistics.fmean(losses))
+        decisions += len(found)
+        accuracy += sum(d.accuracy for d in found)
+    return per_round, {
+        "decisions": decisions,
+        "accuracy": 100 * accuracy / decisions,
+        "ms_per_decision": 1000 * analysis_seconds / decisions,
+    }
+
+
+def interval(values: list[float]) -> tuple[float, float, float]:
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5
+    return mean, mean - half, mean + half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--ruleset", default="gamerules")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    seeds = [args.seed + i for i in range(args.matches)]
+    print(f"analysis of self-play, {args.ruleset}, {args.matches} matches per level (same decks)")
+    print("mean loss per decision, 95% CI over rounds; accuracy and analysis cost per decision")
+    header = ("level", "decisions", "mean loss", "95% CI", "accuracy", "ms/dec")
+    print("{:8} {:>9} {:>9} {:>16} {:>8} {:>7}".format(*header))
+    for level in BOT_LEVELS:
+        per_round, facts = level_losses(level, seeds, args.ruleset)
+        mean, low, high = interval(per_round)
+        print(
+            f"{level:8} {facts['decisions']:>9} {mean:>9.2f} {f'{low:.2f} .. {high:.2f}':>16} "
+            f"{facts['accuracy']:>7.1f}% {facts['ms_per_decision']:>7.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Post-game analysis: every decision of a finished match measured against the best one that
+seat could have made, as the hard bot's search sees it from that seat's own observation.
+
+A *decision* is a call in the auction (``Bid``) or a card played, wherever the seat had more
+than one legal choice (a single legal card, a declaration, a Sawa and the doubling ladder are
+not decisions here). Each is valued by the search the hard bot plays by, with a fixed number
+of deals and a generator seeded from the match's seed, the round and the move, so the same
+match always gets the same analysis:
+
+* a card: ``bots.hard.play_values`` (the same deals for every legal card, the endgame solved
+  exactly), ``PLAY_SAMPLES`` deals;
+* a call: ``bots.auction.call_values`` (the auction played on and the round scored, for every
+  legal call), ``BID_SAMPLES`` deals.
+
+A value is the expected round-score margin for the seat's team (game points, the unit of the
+score sheet). The *loss* of a decision is the best value less the chosen one (0 when the
+choice was the best, or as good); *accuracy* per decision is ``max(0, 1 - loss / 10)`` (a
+decision that gives up 10 or more points of margin scores 0), and a player's accuracy is the
+mean of theirs, as a percentage.
+
+Like a bot, the search is handed ``observation(state, seat)`` and nothing else: it never reads
+a card the seat could not see (tests/engine/test_analysis.py holds it to that).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .bots.auction import call_values
+from .bots.hard import HardConfig, play_values
+from .cards import Card
+from .moves import Bid, Move, Play
+from .observation import observation
+from .rules import apply, new_match, start_round
+from .rulesets import Ruleset
+from .state import GameState, Phase
+
+PLAY_SAMPLES = 16
+BID_SAMPLES = 32
+# The loss at which a decision scores no accuracy at all (round-score points).
+ACCURACY_SCALE = 10.0
+# The search's own settings but the number of deals (a fixed count: reproducible).
+_SEARCH = HardConfig(samples=PLAY_SAMPLES)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of one seat, valued."""
+
+    round: int  # the round's number, from 1
+    action: int  # the move's index in the round, from 0
+    seat: int
+    chosen: Move
+    best: Move
+    chosen_value: float
+    best_value: float
+    options: int  # legal choices it was made among
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, self.best_value - self.chosen_value)
+
+    @property
+    def accuracy(self) -> float:
+        return max(0.0, 1.0 - self.loss / ACCURACY_SCALE)
+
+
+Round = tuple[Sequence[Card], Iterable[tuple[int, Move]]]  # (deck, (seat, move) in order)
+
+
+def analyse_match(
+    ruleset: Ruleset,
+    rounds: Iterable[Round],
+    *,
+    seed: str,
+    dealer: int = 0,
+    target: int | None = None,
+    play_samples: int = PLAY_SAMPLES,
+    bid_samples: int = BID_SAMPLES,
+) -> list[Decision]:
+    """Every decision of the match played as ``rounds`` from a new match with these options,
+    in the order they were made."""
+    state = new_match(ruleset, dealer=dealer, target=target)
+    decisions: list[Decision] = []
+    for number, (deck, actions) in enumerate(rounds, start=1):
+        state = start_round(state, tuple(deck))
+        for index, (seat, move) in enumerate(actions):
+            found = _decision(
+                state, seat, move, ruleset, f"{seed}/{number}/{index}", play_samples, bid_samples
+            )
+            if found is not None:
+                best, chosen_value, best_value, options = found
+                decisions.append(
+                    Decision(number, index, seat, move, best, chosen_value, best_value, options)
+                )
+            state = apply(state, seat, move)
+    return decisions
+
+
+def _decision(
+    state: GameState,
+    seat: int,
+    move: Move,
+    ruleset: Ruleset,
+    seed: str,
+    play_samples: int,
+    bid_samples: int,
+) -> tuple[Move, float, float, int] | None:
+    """(the best move, the chosen move's value, the best value, the number of options) when
+    ``move`` was a decision; None otherwise."""
+    if state.phase is Phase.PLAYING and isinstance(move, Play):
+        obs = observation(state, seat)
+        options: list[Move] = [m for m in obs.legal_moves if isinstance(m, Play)]
+        if len(options) < 2 or move not in options:
+            return None
+        config = _SEARCH if play_samples == PLAY_SAMPLES else HardConfig(samples=play_samples)
+        values = play_values(obs, random.Random(seed), config, ruleset)
+    elif state.phase is Phase.BIDDING and isinstance(move, Bid):
+        obs = observation(state, seat)
+        bids = [m for m in obs.legal_moves if isinstance(m, Bid)]
+        if len(bids) < 2 or move not in bids:
+            return None
+        options = list(bids)
+        values = call_values(
+            obs, bids, random.Random(seed), ruleset, samples=bid_samples, budget=0.0
+        )
+    else:
+        return None
+    best_value = max(values)
+    chosen_value = values[options.index(move)]
+    best = move if chosen_value >= best_value else options[values.index(best_value)]
+    return best, chosen_value, best_value, len(options)
