@@ -321,6 +321,8 @@ class Heartbeat(models.Model):
 class AnalysisStatus(models.TextChoices):
     PENDING = "pending"
     READY = "ready"
+    # The log did not replay (only a damaged log can do that): not tried again.
+    FAILED = "failed"
 
 
 class MatchAnalysis(models.Model):

@@ -8,6 +8,7 @@ lock only to store the result (a second run of the same task finds it ready and 
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from datetime import timedelta
 from typing import Any
@@ -20,6 +21,8 @@ from games.engine import analysis
 from games.engine.cards import parse_card
 from games.events import AnalysisReady, MatchFinished
 from games.models import AnalysisStatus, Match, MatchAnalysis, Move, Round
+
+log = logging.getLogger(__name__)
 
 
 def analysis_seed(match_id: int) -> str:
@@ -49,22 +52,31 @@ def analysis_make(match_id: int) -> bool:
     """Analyse a finished match whose analysis is pending, and store it; False when there is
     none pending (ready already, or never opened)."""
     row = MatchAnalysis.objects.filter(match_id=match_id).select_related("match").first()
-    if row is None or row.status == AnalysisStatus.READY:
+    if row is None or row.status != AnalysisStatus.PENDING:
         return False
     match = row.match
-    decisions = analysis.analyse_match(
-        engine.get_ruleset(match.ruleset),
-        _rounds(match),
-        seed=row.seed,
-        dealer=match.first_dealer,
-        target=match.target,
-        play_samples=row.play_samples,
-        bid_samples=row.bid_samples,
-    )
+    try:
+        decisions = analysis.analyse_match(
+            engine.get_ruleset(match.ruleset),
+            _rounds(match),
+            seed=row.seed,
+            dealer=match.first_dealer,
+            target=match.target,
+            play_samples=row.play_samples,
+            bid_samples=row.bid_samples,
+        )
+    except (engine.EngineError, ValueError):
+        # Every logged move was accepted once: only a damaged log gets here. Marked, so the
+        # sweep does not send it again every few minutes.
+        log.exception("the log of match %s does not replay: analysis failed", match_id)
+        MatchAnalysis.objects.filter(pk=row.pk, status=AnalysisStatus.PENDING).update(
+            status=AnalysisStatus.FAILED
+        )
+        return False
     stored = [_stored(d) for d in decisions]
     with transaction.atomic():
         locked = MatchAnalysis.objects.select_for_update().get(pk=row.pk)
-        if locked.status == AnalysisStatus.READY:
+        if locked.status != AnalysisStatus.PENDING:
             return False  # a redelivered task finished first
         locked.decisions = stored
         locked.status = AnalysisStatus.READY

@@ -15,7 +15,7 @@ from accounts.models import AuthToken
 from accounts.services import token_revoke
 from games import services
 from games import tasks as game_tasks
-from games.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus
+from games.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus, Move
 from live import relay
 from moderation import services as moderation
 from tests.support.api import API, assert_problem, bid_hokum_round, match_url
@@ -190,3 +190,24 @@ def test_the_analysis_is_in_the_schema(anon: APIClient, db: None) -> None:
     operation = schema["paths"][f"{API}/matches/{{id}}/analysis"]["get"]
     assert operation["operationId"] == "matches_analysis_retrieve"
     assert {"200", "401", "404", "409"} <= set(operation["responses"])
+
+
+def test_a_log_that_does_not_replay_is_marked_failed_and_not_sent_again(
+    hokum_table: Table,
+    commit: Callable[..., Any],
+    clock: FakeClock,
+    task_recorder: TaskRecorder,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    match_id, players = finished(hokum_table, commit)
+    first = Move.objects.filter(match_id=match_id).order_by("seq").first()
+    assert first is not None
+    Move.objects.filter(pk=first.pk).update(payload={"type": "bid", "call": "sun", "suit": "S"})
+    assert services.analysis_make(match_id) is False
+    assert MatchAnalysis.objects.get(match_id=match_id).status == AnalysisStatus.FAILED
+    assert "does not replay" in caplog.text
+    answer = players[0].client.get(analysis_url(match_id)).json()
+    assert (answer["status"], answer["players"]) == ("failed", [])
+    task_recorder.analyses.clear()
+    clock.advance(game_tasks.ANALYSIS_RETRY_SECONDS + 1)
+    assert game_tasks.sweep_analyses() == 0

@@ -47,7 +47,8 @@ class MatchAnalysisSerializer(serializers.Serializer):
     status = serializers.ChoiceField(
         choices=AnalysisStatus.choices,
         help_text="`pending` until the analysis is made (seconds to minutes after the end); "
-        "an `analysis_ready` event on /ws/v1/me says when.",
+        "an `analysis_ready` event on /ws/v1/me says when. `failed`: the match's log could "
+        "not be replayed (a fault of ours), and it will not be tried again.",
     )
     seed = serializers.CharField(
         allow_null=True, help_text="What the search's deals are drawn from: reproducible."
