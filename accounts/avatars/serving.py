@@ -23,11 +23,16 @@ PICTURE_NAME = re.compile(r"[0-9a-f]{32}\.jpg")
 def picture_view(request: HttpRequest, name: str) -> FileResponse:
     if not PICTURE_NAME.fullmatch(name):
         raise Http404
+    return stored_picture(f"avatars/{name}", "public, max-age=31536000, immutable")
+
+
+def stored_picture(name: str, cache_control: str) -> FileResponse:
+    """A stored JPEG (a player's picture, or a report's copy of one), or a 404."""
     try:
-        handle = default_storage.open(f"avatars/{name}", "rb")
+        handle = default_storage.open(name, "rb")
     except FileNotFoundError:
         raise Http404 from None
     response = FileResponse(handle, content_type="image/jpeg")
-    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    response["Cache-Control"] = cache_control
     response["X-Content-Type-Options"] = "nosniff"
     return response

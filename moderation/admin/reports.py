@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.core.files.storage import default_storage
 from django.db.models import QuerySet
 from django.http import FileResponse, Http404, HttpRequest
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from accounts.avatars.serving import stored_picture
 from accounts.models import User
 from games.admin.links import match_link, user_link
 from moderation import services as moderation
@@ -170,14 +170,7 @@ class ReportAdmin(admin.ModelAdmin):
         report = Report.objects.filter(pk=report_id).first()
         if report is None or not report.avatar_evidence or not self.has_view_permission(request):
             raise Http404
-        try:
-            handle = default_storage.open(report.avatar_evidence.name or "", "rb")
-        except FileNotFoundError:
-            raise Http404 from None
-        response = FileResponse(handle, content_type="image/jpeg")
-        response["Cache-Control"] = "private, no-store"
-        response["X-Content-Type-Options"] = "nosniff"
-        return response
+        return stored_picture(report.avatar_evidence.name or "", "private, no-store")
 
     @admin.action(description=_("Dismiss"), permissions=["change"])
     def dismiss_reports(self, request: HttpRequest, queryset: QuerySet) -> Any:
