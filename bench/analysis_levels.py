@@ -89,14 +89,22 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--ruleset", default="gamerules")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--hard-samples", type=int, default=16, help="deals a card for the hard bot's play"
+    )
+    parser.add_argument("--levels", default=",".join(BOT_LEVELS), help="comma-separated")
     args = parser.parse_args()
+    hard_play = HardConfig(
+        samples=args.hard_samples, bid_samples=args.hard_samples, double_samples=args.hard_samples
+    )
     seeds = [args.seed + i for i in range(args.matches)]
     print(f"analysis of self-play, {args.ruleset}, {args.matches} matches per level (same decks)")
     print("mean loss per decision, 95% CI over rounds; accuracy and analysis cost per decision")
+    print(f"the hard bot plays on {args.hard_samples} deals a card")
     header = ("level", "decisions", "mean loss", "95% CI", "accuracy", "ms/dec")
     print("{:8} {:>9} {:>9} {:>16} {:>8} {:>7}".format(*header))
-    for level in BOT_LEVELS:
-        per_round, facts = level_losses(level, seeds, args.ruleset)
+    for level in args.levels.split(","):
+        per_round, facts = level_losses(level, seeds, args.ruleset, hard_play=hard_play)
         mean, low, high = interval(per_round)
         print(
             f"{level:8} {facts['decisions']:>9} {mean:>9.2f} {f'{low:.2f} .. {high:.2f}':>16} "
