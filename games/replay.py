@@ -22,18 +22,33 @@ def state_from_log(match: Match) -> engine.GameState | None:
 
     Raises ``engine.ReplayRefused`` (or ValueError for a bad deck) when the log does not
     replay, which only a damaged log can cause: every logged move was accepted once."""
-    rounds = Round.objects.filter(match=match).order_by("number").values_list("number", "deck")
-    moves = (
-        Move.objects.filter(match=match)
-        .order_by("seq")
-        .values_list("round_number", "seat", "payload")
-    )
     return state_from_rows(
         ruleset=match.ruleset,
         dealer=match.first_dealer,
         target=match.target,
-        rounds=list(rounds),
-        moves=moves,
+        rounds=_round_rows(match),
+        moves=_move_rows(match),
+    )
+
+
+def logged_rounds(
+    match: Match,
+) -> list[tuple[list[engine.Card], Iterator[tuple[int, engine.Move]]]]:
+    """``match``'s rounds as the engine replays them: each deck with its (seat, move) in log
+    order, parsed lazily in the match's ruleset (what ``state_from_log`` replays, for a
+    reader that goes through the moves itself: the post-game analysis)."""
+    return rounds_from_rows(match.ruleset, _round_rows(match), _move_rows(match))
+
+
+def _round_rows(match: Match) -> list[tuple[int, Sequence[str]]]:
+    return list(Round.objects.filter(match=match).order_by("number").values_list("number", "deck"))
+
+
+def _move_rows(match: Match) -> Iterable[tuple[int, int, dict[str, Any]]]:
+    return (
+        Move.objects.filter(match=match)
+        .order_by("seq")
+        .values_list("round_number", "seat", "payload")
     )
 
 
@@ -50,19 +65,28 @@ def state_from_rows(
     its historical models, which the queries above cannot serve."""
     if not rounds:
         return None
+    return engine.rebuild(
+        engine.get_ruleset(ruleset),
+        rounds_from_rows(ruleset, rounds, moves),
+        dealer=dealer,
+        target=target,
+    )
+
+
+def rounds_from_rows(
+    ruleset: str,
+    rounds: Sequence[tuple[int, Sequence[str]]],
+    moves: Iterable[tuple[int, int, dict[str, Any]]],
+) -> list[tuple[list[engine.Card], Iterator[tuple[int, engine.Move]]]]:
+    """Each round's deck and its moves, from the rows ``state_from_rows`` takes."""
     by_round: dict[int, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
     for number, seat, payload in moves:
         by_round[number].append((seat, payload))
     rules = engine.get_ruleset(ruleset)
-    return engine.rebuild(
-        rules,
-        (
-            ([parse_card(c) for c in deck], _actions(by_round[number], rules))
-            for number, deck in rounds
-        ),
-        dealer=dealer,
-        target=target,
-    )
+    return [
+        ([parse_card(c) for c in deck], _actions(by_round[number], rules))
+        for number, deck in rounds
+    ]
 
 
 def _actions(

@@ -41,8 +41,11 @@ PLAY_SAMPLES = 16
 BID_SAMPLES = 32
 # The loss at which a decision scores no accuracy at all (round-score points).
 ACCURACY_SCALE = 10.0
-# The search's own settings but the number of deals (a fixed count: reproducible).
-_SEARCH = HardConfig(samples=PLAY_SAMPLES)
+
+
+def accuracy_of(loss: float) -> float:
+    """A decision's accuracy, 0 to 1, from its loss (the module docstring)."""
+    return max(0.0, 1.0 - loss / ACCURACY_SCALE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +67,7 @@ class Decision:
 
     @property
     def accuracy(self) -> float:
-        return max(0.0, 1.0 - self.loss / ACCURACY_SCALE)
+        return accuracy_of(self.loss)
 
 
 Round = tuple[Sequence[Card], Iterable[tuple[int, Move]]]  # (deck, (seat, move) in order)
@@ -115,7 +118,8 @@ def _decision(
         options: list[Move] = [m for m in obs.legal_moves if isinstance(m, Play)]
         if len(options) < 2 or move not in options:
             return None
-        config = _SEARCH if play_samples == PLAY_SAMPLES else HardConfig(samples=play_samples)
+        # The search's own settings but a fixed number of deals: reproducible.
+        config = HardConfig(samples=play_samples)
         values = play_values(obs, random.Random(seed), config, ruleset)
     elif state.phase is Phase.BIDDING and isinstance(move, Bid):
         obs = observation(state, seat)

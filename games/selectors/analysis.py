@@ -8,7 +8,7 @@ from statistics import fmean
 from typing import Any
 
 from games import engine
-from games.engine.analysis import ACCURACY_SCALE
+from games.engine.analysis import accuracy_of
 from games.models import AnalysisStatus, Match, MatchAnalysis
 from games.selectors.seats import seat_display_name
 
@@ -43,17 +43,13 @@ def analysis_json(match: Match) -> dict[str, Any]:
                 "bot": seat.bot or None,
                 "decisions": len(mine),
                 "mean_loss": round(fmean(losses), 3) if mine else None,
-                "accuracy": round(100 * fmean(_accuracy(x) for x in losses), 1) if mine else None,
+                "accuracy": round(100 * fmean(accuracy_of(x) for x in losses), 1) if mine else None,
                 "worst": sorted((d for d in mine if d["loss"] > 0), key=lambda d: -d["loss"])[
                     :WORST_SHOWN
                 ],
             }
         )
     return body
-
-
-def _accuracy(loss: float) -> float:
-    return max(0.0, 1.0 - loss / ACCURACY_SCALE)
 
 
 def _decision_json(stored: list[Any], rules: engine.Ruleset) -> dict[str, Any]:

@@ -9,7 +9,6 @@ lock only to store the result (a second run of the same task finds it ready and 
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from datetime import timedelta
 from typing import Any
 
@@ -18,9 +17,9 @@ from django.db import transaction
 from core import clock, events
 from games import engine
 from games.engine import analysis
-from games.engine.cards import parse_card
 from games.events import AnalysisReady, MatchFinished
-from games.models import AnalysisStatus, Match, MatchAnalysis, Move, Round
+from games.models import AnalysisStatus, MatchAnalysis, Move
+from games.replay import logged_rounds
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +57,7 @@ def analysis_make(match_id: int) -> bool:
     try:
         decisions = analysis.analyse_match(
             engine.get_ruleset(match.ruleset),
-            _rounds(match),
+            logged_rounds(match),
             seed=row.seed,
             dealer=match.first_dealer,
             target=match.target,
@@ -95,19 +94,6 @@ def analyses_pending(older_than_seconds: float) -> list[int]:
             status=AnalysisStatus.PENDING, created_at__lt=cutoff
         ).values_list("match_id", flat=True)
     )
-
-
-def _rounds(match: Match) -> list[analysis.Round]:
-    rules = engine.get_ruleset(match.ruleset)
-    by_round: dict[int, list[tuple[int, engine.Move]]] = defaultdict(list)
-    for number, seat, payload in (
-        Move.objects.filter(match=match)
-        .order_by("seq")
-        .values_list("round_number", "seat", "payload")
-    ):
-        by_round[number].append((seat, engine.move_from_dict(payload, rules)))
-    decks = Round.objects.filter(match=match).order_by("number").values_list("number", "deck")
-    return [([parse_card(c) for c in deck], by_round[number]) for number, deck in decks]
 
 
 def _stored(decision: analysis.Decision) -> list[Any]:

@@ -43,7 +43,7 @@ def test_each_decision_is_a_choice_among_several_with_the_best_valued_highest() 
         assert d.best_value >= d.chosen_value
         assert d.loss == pytest.approx(d.best_value - d.chosen_value)
         assert 0 <= d.accuracy <= 1
-        assert (d.loss == 0) == (d.best == d.chosen) or d.best_value == d.chosen_value
+        assert (d.loss == 0) == (d.best == d.chosen)  # a move as good as the best is the best
     # Every card play with a choice is there: count them from the log itself.
     plays = 0
     replayed = new_match(GAMERULES, dealer=state.history[0].dealer, target=60)
