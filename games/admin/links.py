@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from accounts.models import User
 
@@ -13,6 +14,12 @@ def match_link(match_id: int | None) -> str:
         return "-"
     url = reverse("admin:games_match_change", args=[match_id])
     return format_html('<a href="{}">Match {}</a>', url, match_id)
+
+
+def round_replay_link(match_id: int, number: int) -> str:
+    """The replay viewer of one round (games/admin/replay.py)."""
+    url = reverse("admin:games_match_round_replay", args=[match_id, number])
+    return format_html('<a href="{}">{}</a>', url, gettext("replay"))
 
 
 def user_link(user: User | None) -> str:

@@ -1,6 +1,7 @@
 """The match pages: the list, and a match's page with seats, score sheet, the move log with
-the full deal, and record downloads. Read-only: a match changes only through the services
-(moderation adds its actions on top, in ``moderation.admin.matches``)."""
+the full deal, record downloads and each round's replay viewer. Read-only: a match changes
+only through the services (moderation adds its actions on top, in
+``moderation.admin.matches``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +20,7 @@ from core.admin import ReadOnlyAdmin, ReadOnlyInline
 from games import records
 from games.admin.filters import AbandonedFilter, PlayerFilter
 from games.admin.pages import match_page
+from games.admin.replay import replay_page
 from games.models import Match, Round, RoundStatus, Seat
 
 
@@ -78,6 +81,11 @@ class MatchAdmin(ReadOnlyAdmin):
                 wrap(self.round_record_view),
                 name="games_match_round_record",
             ),
+            path(
+                "<int:object_id>/rounds/<int:number>/replay/",
+                wrap(self.round_replay_view),
+                name="games_match_round_replay",
+            ),
             *super().get_urls(),
         ]
 
@@ -111,3 +119,18 @@ class MatchAdmin(ReadOnlyAdmin):
         filename = f"match-{match.pk}-round-{rnd.number}.json"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
+
+    def round_replay_view(self, request: HttpRequest, object_id: int, number: int) -> HttpResponse:
+        """One round replayed step by step (games/admin/replay.py). Seen by whoever may view
+        the match here: staff see every hand in the admin. A round still in play replays up
+        to its last move, so a moderator can look at a live table."""
+        match = get_object_or_404(Match, pk=object_id)
+        if not self.has_view_permission(request, match):
+            raise PermissionDenied
+        rnd = get_object_or_404(Round, match=match, number=number)
+        context = {
+            **self.admin_site.each_context(request),
+            **replay_page(match, rnd),
+            "opts": self.opts,
+        }
+        return TemplateResponse(request, "admin/games/match/round_replay.html", context)

@@ -77,7 +77,7 @@ def match_page(match: Match) -> dict[str, Any]:
                     {
                         "move": m,
                         "who": seats[m.seat].user if m.seat in seats else None,
-                        "text": _move_text(m.payload),
+                        "text": move_text(m.payload),
                     }
                     for m in moves
                 ],
@@ -100,7 +100,8 @@ def sawa_text(sawa: dict[str, Any] | None) -> str:
     return str(_("Sawa by seat %(seat)s: false")) % {"seat": sawa.get("seat")}
 
 
-def _move_text(payload: dict[str, Any]) -> str:
+def move_text(payload: dict[str, Any]) -> str:
+    """A logged move (its payload) as staff read it: the match page's log and the replay."""
     kind = payload.get("type")
     if kind == "play":
         return f"play {payload['card']}"

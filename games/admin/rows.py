@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from core.admin import ReadOnlyAdmin
-from games.admin.links import match_link
+from games.admin.links import match_link, round_replay_link
 from games.admin.pages import sawa_text
 from games.models import Move, Round, Seat
 
@@ -35,6 +35,7 @@ class RoundAdmin(ReadOnlyAdmin):
         "sawa",
         "started_at",
         "ended_at",
+        "replay",
     )
     list_filter = ("status", "match__ruleset", ("started_at", admin.DateFieldListFilter))
     search_fields = ("=match__id",)
@@ -51,6 +52,10 @@ class RoundAdmin(ReadOnlyAdmin):
     @admin.display(description=_("Sawa"))
     def sawa(self, rnd: Round) -> str:
         return sawa_text((rnd.result or {}).get("sawa")) or "-"
+
+    @admin.display(description=_("replay"))
+    def replay(self, rnd: Round) -> str:
+        return round_replay_link(rnd.match_id, rnd.number)
 
 
 @admin.register(Move)
