@@ -93,6 +93,14 @@ ANALYSIS_MATCHES ?= 24
 bench-analysis: $(STAMP)
 	$(PY) -m bench.analysis_levels --matches $(ANALYSIS_MATCHES)
 
+# The fair-play signals on simulated populations (issue 28): the share of honest accounts flagged
+# and the matches it takes to flag a pair that sees each other's hands and the hard bot posing as
+# a person (bench/fairplay.py; the played matches are kept in var/fairplay/, so a second run only
+# reports; about 40 minutes on 2 cores the first time at these sizes).
+FAIRPLAY_ARGS ?= --honest 200 --cheats 60
+bench-fairplay: $(STAMP)
+	$(PY) -m bench.fairplay $(FAIRPLAY_ARGS)
+
 # Sawa adjudication (rules-saudi.md S22) at its worst case, 4 cards a hand (bench/sawa.py).
 bench-sawa: $(STAMP)
 	$(PY) -m bench.sawa

@@ -504,6 +504,17 @@ BALOOT = {
     "ONE_SIDED_FLAG_WINS": env.int("BALOOT_ONE_SIDED_FLAG_WINS", default=5),
     "ONE_SIDED_FLAG_DAYS": env.int("BALOOT_ONE_SIDED_FLAG_DAYS", default=7),
     "ONE_SIDED_FLAG_SHARE": env.float("BALOOT_ONE_SIDED_FLAG_SHARE", default=0.8),
+    # Fair-play signals (moderation/fairplay.py): each test reads a subject's last this many
+    # analysed matches not yet evidence of a flag of its kind, and flags a share above the
+    # honest baseline at this significance, on at least this many trials. The baselines are
+    # above the highest share honest bots show (make bench-fairplay, bench/RESULTS.md).
+    "FAIRPLAY_ALPHA": env.float("BALOOT_FAIRPLAY_ALPHA", default=1e-4),
+    "FAIRPLAY_SHARED_WINDOW": env.int("BALOOT_FAIRPLAY_SHARED_WINDOW", default=20),
+    "FAIRPLAY_SHARED_BASELINE": env.float("BALOOT_FAIRPLAY_SHARED_BASELINE", default=0.65),
+    "FAIRPLAY_SHARED_MIN_TRIALS": env.int("BALOOT_FAIRPLAY_SHARED_MIN_TRIALS", default=40),
+    "FAIRPLAY_ENGINE_WINDOW": env.int("BALOOT_FAIRPLAY_ENGINE_WINDOW", default=100),
+    "FAIRPLAY_ENGINE_BASELINE": env.float("BALOOT_FAIRPLAY_ENGINE_BASELINE", default=0.95),
+    "FAIRPLAY_ENGINE_MIN_TRIALS": env.int("BALOOT_FAIRPLAY_ENGINE_MIN_TRIALS", default=200),
 }
 
 # --- Live delivery (live/) ---------------------------------------------------------------

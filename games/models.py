@@ -330,10 +330,12 @@ class MatchAnalysis(models.Model):
     when the match ends, filled by a low-priority task (``games.tasks.analyse_match``).
 
     ``decisions`` holds every decision valued, in the order they were made, each a list
-    ``[round, action, seat, kind, chosen, best, chosen_value, best_value, options]`` (kind
-    ``bid`` or ``play``; chosen and best as the move log writes moves). The per-player figures
-    are computed from it when read (``games.selectors.analysis``). The seed and the sample
-    counts are kept, so an analysis can be made again and checked."""
+    ``[round, action, seat, kind, chosen, best, chosen_value, best_value, options,
+    partner_loss, trick]`` (kind ``bid`` or ``play``; chosen and best as the move log writes
+    moves; the last two None for a call, and for the fair-play signals only, never shown to
+    players: ``moderation.fairplay``; analyses stored before them have the first nine). The
+    per-player figures are computed from it when read (``games.selectors.analysis``). The
+    seed and the sample counts are kept, so an analysis can be made again and checked."""
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
     status = models.CharField(

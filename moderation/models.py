@@ -154,19 +154,31 @@ class ModerationAction(models.Model):
 
 class FlagKind(models.TextChoices):
     ONE_SIDED_RESULTS = "one_sided_results", "One-sided results between the same accounts"
+    SHARED_HANDS = "shared_hands", "Partners whose play fits each other's hands"
+    ENGINE_HELP = "engine_help", "Play as close to the engine as the hard bot's"
 
 
 class Flag(models.Model):
     """An entry of the moderators' queue raised by the system rather than by a player: a
-    pattern worth a look, with the matches that show it (``evidence``). For now one kind:
-    accounts that beat the same opponents in rated match after rated match (rating farming,
-    issue 23; ``moderation.services.flags``). Settled like a report: dismissed, or upheld
-    once the moderators have acted (a sanction goes through the user's page)."""
+    pattern worth a look, with the matches that show it. Three kinds: accounts that beat the
+    same opponents in rated match after rated match (rating farming, issue 23; the matches
+    in ``evidence``; ``moderation.services.flags``), and the fair-play signals the post-game
+    analyses feed (partners whose play fits each other's hands, play at the engine's level;
+    ``moderation.services.fairplay``: the accounts in ``subjects``, the matches in
+    ``matches``, the figures in ``statistic``). Settled like a report: dismissed, or upheld
+    once the moderators have acted (a sanction goes through the user's page). Nothing of it
+    is shown to players, and nothing is sanctioned by it."""
 
     kind = models.CharField(max_length=24, choices=FlagKind.choices)
     ruleset = models.CharField(max_length=32)
-    # The match whose result raised the flag (the evidence holds it and the earlier ones).
+    # The match whose result (or analysis) raised the flag; the evidence holds it and the
+    # earlier ones.
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="flags")
+    # The fair-play signals': the accounts, the analysed matches read, and the test's figures
+    # (``moderation.fairplay``: the statistic, its p-value, the threshold, the counts).
+    subjects = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="+")
+    matches = models.ManyToManyField(Match, blank=True, related_name="+")
+    statistic = models.JSONField(default=dict, blank=True)
     status = models.CharField(
         max_length=10, choices=ReportStatus.choices, default=ReportStatus.OPEN
     )

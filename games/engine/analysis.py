@@ -20,6 +20,12 @@ mean of theirs, as a percentage.
 
 Like a bot, the search is handed ``observation(state, seat)`` and nothing else: it never reads
 a card the seat could not see (tests/engine/test_analysis.py holds it to that).
+
+One figure is deliberately not of that kind, and is for moderators only: a card decision's
+``partner_loss``, the same search's loss for the chosen card when the partner's hand (as it
+is at that moment) is pinned into every deal. A pair that sees each other's hands plays
+choices that fit this evaluation better than the fair one; the fair-play signal
+(``moderation.services.fairplay``) counts how often.
 """
 
 from __future__ import annotations
@@ -60,6 +66,10 @@ class Decision:
     chosen_value: float
     best_value: float
     options: int  # legal choices it was made among
+    # A card's loss by the search that knows the partner's hand (None for a call).
+    partner_loss: float | None = None
+    # The trick a card was played to, from 1 (None for a call).
+    trick: int | None = None
 
     @property
     def loss(self) -> float:
@@ -82,21 +92,42 @@ def analyse_match(
     target: int | None = None,
     play_samples: int = PLAY_SAMPLES,
     bid_samples: int = BID_SAMPLES,
+    partner: bool = True,
 ) -> list[Decision]:
     """Every decision of the match played as ``rounds`` from a new match with these options,
-    in the order they were made."""
+    in the order they were made; without ``partner``, no ``partner_loss`` (half the cost:
+    for a reader that only ranks play, as ``bench.analysis_levels`` does)."""
     state = new_match(ruleset, dealer=dealer, target=target)
     decisions: list[Decision] = []
     for number, (deck, actions) in enumerate(rounds, start=1):
         state = start_round(state, tuple(deck))
         for index, (seat, move) in enumerate(actions):
             found = _decision(
-                state, seat, move, ruleset, f"{seed}/{number}/{index}", play_samples, bid_samples
+                state,
+                seat,
+                move,
+                ruleset,
+                f"{seed}/{number}/{index}",
+                play_samples,
+                bid_samples,
+                partner,
             )
             if found is not None:
-                best, chosen_value, best_value, options = found
+                best, chosen_value, best_value, options, partner_loss = found
+                trick = len(state.tricks) + 1 if isinstance(move, Play) else None
                 decisions.append(
-                    Decision(number, index, seat, move, best, chosen_value, best_value, options)
+                    Decision(
+                        number,
+                        index,
+                        seat,
+                        move,
+                        best,
+                        chosen_value,
+                        best_value,
+                        options,
+                        partner_loss,
+                        trick,
+                    )
                 )
             state = apply(state, seat, move)
     return decisions
@@ -110,9 +141,11 @@ def _decision(
     seed: str,
     play_samples: int,
     bid_samples: int,
-) -> tuple[Move, float, float, int] | None:
-    """(the best move, the chosen move's value, the best value, the number of options) when
-    ``move`` was a decision; None otherwise."""
+    partner: bool = True,
+) -> tuple[Move, float, float, int, float | None] | None:
+    """(the best move, the chosen move's value, the best value, the number of options, the
+    loss knowing the partner's hand) when ``move`` was a decision; None otherwise."""
+    partner_loss: float | None = None
     if state.phase is Phase.PLAYING and isinstance(move, Play):
         obs = observation(state, seat)
         options: list[Move] = [m for m in obs.legal_moves if isinstance(m, Play)]
@@ -121,6 +154,13 @@ def _decision(
         # The search's own settings but a fixed number of deals: reproducible.
         config = HardConfig(samples=play_samples)
         values = play_values(obs, random.Random(seed), config, ruleset)
+        if partner:
+            # The moderators' counterfactual: the partner's hand pinned, on deals of its own.
+            mate = (seat + 2) % 4
+            knowing = play_values(
+                obs, random.Random(f"{seed}/partner"), config, ruleset, {mate: state.hands[mate]}
+            )
+            partner_loss = max(0.0, max(knowing) - knowing[options.index(move)])
     elif state.phase is Phase.BIDDING and isinstance(move, Bid):
         obs = observation(state, seat)
         bids = [m for m in obs.legal_moves if isinstance(m, Bid)]
@@ -135,4 +175,4 @@ def _decision(
     best_value = max(values)
     chosen_value = values[options.index(move)]
     best = move if chosen_value >= best_value else options[values.index(best_value)]
-    return best, chosen_value, best_value, len(options)
+    return best, chosen_value, best_value, len(options), partner_loss

@@ -53,7 +53,8 @@ def analysis_json(match: Match) -> dict[str, Any]:
 
 
 def _decision_json(stored: list[Any], rules: engine.Ruleset) -> dict[str, Any]:
-    number, action, seat, kind, chosen, best, chosen_value, best_value, options = stored
+    # Two more figures follow for moderators only (partner_loss, trick: MatchAnalysis).
+    number, action, seat, kind, chosen, best, chosen_value, best_value, options = stored[:9]
     return {
         "round": number,
         "action": action,

@@ -108,4 +108,6 @@ def _stored(decision: analysis.Decision) -> list[Any]:
         round(decision.chosen_value, 3),
         round(decision.best_value, 3),
         decision.options,
+        None if decision.partner_loss is None else round(decision.partner_loss, 3),
+        decision.trick,
     ]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..bidding import Contract, Ladder, Mode
@@ -38,7 +39,7 @@ from . import easy
 from .auction import call_values
 from .determinize import public_state, sample_hands, with_hands
 from .inference import Beliefs, beliefs_of, saudi_exclusions
-from .knowledge import Knowledge, infer
+from .knowledge import FULL, Knowledge, infer
 from .simulate import Playout
 from .stopping import settled
 
@@ -96,11 +97,19 @@ def choose(
 class _Deals:
     """Draws deals of the hidden cards for one observation, weighed by the table's actions."""
 
-    def __init__(self, obs: Observation, ruleset: Ruleset, config: HardConfig) -> None:
+    def __init__(
+        self,
+        obs: Observation,
+        ruleset: Ruleset,
+        config: HardConfig,
+        revealed: Mapping[int, int] | None = None,
+    ) -> None:
         knowledge = infer(obs)
         extra = saudi_exclusions(obs, ruleset)
         if any(extra):
             knowledge = _with_exclusions(knowledge, extra)
+        if revealed:
+            knowledge = _with_revealed(knowledge, revealed)
         self.knowledge = knowledge
         self.beliefs: Beliefs = beliefs_of(obs, ruleset)
         self.config = config
@@ -156,6 +165,32 @@ def _with_exclusions(knowledge: Knowledge, extra: tuple[int, int, int, int]) -> 
     )
 
 
+def _with_revealed(knowledge: Knowledge, revealed: Mapping[int, int]) -> Knowledge:
+    """``knowledge`` with the hands in ``revealed`` (seat -> card mask, what they hold now)
+    pinned to their seats: no deal places those cards elsewhere or other cards there."""
+    known = list(knowledge.known)
+    excluded = list(knowledge.excluded)
+    pinned = 0
+    for seat, hand in revealed.items():
+        if seat == knowledge.seat:
+            continue
+        known[seat] = hand
+        excluded[seat] = FULL & ~hand
+        pinned |= hand
+    for seat in range(4):
+        if seat != knowledge.seat and seat not in revealed:
+            excluded[seat] |= pinned
+    return Knowledge(
+        seat=knowledge.seat,
+        own=knowledge.own,
+        played=knowledge.played,
+        played_by=knowledge.played_by,
+        known=(known[0], known[1], known[2], known[3]),
+        excluded=(excluded[0], excluded[1], excluded[2], excluded[3]),
+        counts=knowledge.counts,
+    )
+
+
 # --- Card play ----------------------------------------------------------------------------
 
 
@@ -173,15 +208,22 @@ def choose_play(obs: Observation, rng: random.Random, config: HardConfig, rulese
 
 
 def play_values(
-    obs: Observation, rng: random.Random, config: HardConfig, ruleset: Ruleset
+    obs: Observation,
+    rng: random.Random,
+    config: HardConfig,
+    ruleset: Ruleset,
+    revealed: Mapping[int, int] | None = None,
 ) -> list[float]:
     """The expected round-score margin for ``obs.seat``'s team of each legal card (in the
     order of ``obs.legal_moves``' plays), over the same deals for every card: ``config.samples``
     of them, or as many as the budget allows. What the hard bot plays by, and what the
-    post-game analysis (``engine.analysis``) measures a choice against."""
+    post-game analysis (``engine.analysis``) measures a choice against.
+
+    ``revealed`` (seat -> the cards that seat holds now) is for the fair-play signal only: the
+    same search as if those hands were known, which no bot that plays fair is ever handed."""
     candidates = [m for m in obs.legal_moves if isinstance(m, Play)]
     assert obs.seat is not None
-    deals = _Deals(obs, ruleset, config)
+    deals = _Deals(obs, ruleset, config, revealed)
     base = public_state(obs, ruleset)
     team = obs.seat % 2
     values: list[list[float]] = [[] for _ in candidates]
