@@ -63,7 +63,7 @@ def level_losses(
             target=target,
             play_samples=play_samples,
             bid_samples=bid_samples,
-            partner=False,  # the ranking reads the fair values only
+            partner_seats=(),  # the ranking reads the fair values only
         )
         analysis_seconds += time.perf_counter() - started
         for number in range(1, len(rounds) + 1):

@@ -194,6 +194,9 @@ def main() -> None:
     parser.add_argument(
         "--engine-matches", type=int, default=100, help="matches each account plays (engine)"
     )
+    parser.add_argument(
+        "--history", type=int, default=100, help="matches each honest account plays"
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
         "--engine-samples", type=int, default=ENGINE_SAMPLES, help="the posing hard bot's deals"
@@ -235,25 +238,29 @@ def main() -> None:
             f"engine help {e_hits / e_trials:.3f} of {e_trials:6}"
         )
 
-    print("\nhonest accounts flagged (95% CI over accounts)")
-    counted = {level: [shared.count(d) for d in by_level[level]] for level in LEVELS}
+    print(f"\nhonest accounts flagged over {args.history} matches (95% CI over accounts)")
+    # An honest pair's match: its two seats of one match (partners' play is not independent).
+    pair_counts: dict[tuple[str, str], list[Counts]] = {}
+    for match in honest:
+        for first in (0, 1):
+            a, b = match[first], match[first + 2]
+            key = (min(a.kind, b.kind, key=LEVELS.index), max(a.kind, b.kind, key=LEVELS.index))
+            ca, cb = shared.count(a.decisions), shared.count(b.decisions)
+            pair_counts.setdefault(key, []).append((ca[0] + cb[0], ca[1] + cb[1]))
     engine_counted = {level: [engine.count(d) for d in by_level[level]] for level in LEVELS}
     flagged_total = accounts_total = 0
-    for a_level in LEVELS:
-        for b_level in LEVELS[LEVELS.index(a_level) :]:
-            hits = 0
-            for _ in range(args.accounts):
-                account = []
-                for _ in range(args.matches):
-                    a, b = rng.choice(counted[a_level]), rng.choice(counted[b_level])
-                    account.append((a[0] + b[0], a[1] + b[1]))
-                hits += shared.first_flag(account) is not None
-            flagged_total += hits
-            accounts_total += args.accounts
-            print(
-                f"  shared hands, pair {a_level}+{b_level}, {args.matches} matches: "
-                f"{_pct(hits, args.accounts)}"
-            )
+    for key in sorted(pair_counts, key=lambda k: (LEVELS.index(k[0]), LEVELS.index(k[1]))):
+        pool_of_pair = pair_counts[key]
+        hits = sum(
+            shared.first_flag([rng.choice(pool_of_pair) for _ in range(args.history)]) is not None
+            for _ in range(args.accounts)
+        )
+        flagged_total += hits
+        accounts_total += args.accounts
+        print(
+            f"  shared hands, pair {key[0]}+{key[1]} ({len(pool_of_pair)} pairs in the pool): "
+            f"{_pct(hits, args.accounts)}"
+        )
     for level in LEVELS:
         hits = sum(
             engine.first_flag(
@@ -266,10 +273,7 @@ def main() -> None:
         if level != "hard":
             flagged_total += hits
             accounts_total += args.accounts
-        print(
-            f"  engine help, {level}, {args.engine_matches} matches: "
-            f"{_pct(hits, args.accounts)}{note}"
-        )
+        print(f"  engine help, {level}: {_pct(hits, args.accounts)}{note}")
     print(
         f"  every honest account above (the hard bot's own engine test aside): "
         f"{_pct(flagged_total, accounts_total)}"

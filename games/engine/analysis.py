@@ -31,18 +31,19 @@ choices that fit this evaluation better than the fair one; the fair-play signal
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from .bots.auction import call_values
 from .bots.hard import HardConfig, play_values
 from .cards import Card
 from .moves import Bid, Move, Play
-from .observation import observation
+from .observation import Observation, observation
 from .rules import apply, new_match, start_round
 from .rulesets import Ruleset
 from .state import GameState, Phase
 
+ALL_SEATS = (0, 1, 2, 3)
 PLAY_SAMPLES = 16
 BID_SAMPLES = 32
 # The loss at which a decision scores no accuracy at all (round-score points).
@@ -92,10 +93,12 @@ def analyse_match(
     target: int | None = None,
     play_samples: int = PLAY_SAMPLES,
     bid_samples: int = BID_SAMPLES,
-    partner: bool = True,
+    partner_seats: Collection[int] = ALL_SEATS,
 ) -> list[Decision]:
     """Every decision of the match played as ``rounds`` from a new match with these options,
-    in the order they were made; without ``partner``, no ``partner_loss`` (half the cost:
+    in the order they were made. ``partner_loss`` is valued for the cards of
+    ``partner_seats`` only (it doubles their cost: the service asks it where a person
+    partners a person, ``bench.analysis_levels`` not at all:
     for a reader that only ranks play, as ``bench.analysis_levels`` does)."""
     state = new_match(ruleset, dealer=dealer, target=target)
     decisions: list[Decision] = []
@@ -110,7 +113,7 @@ def analyse_match(
                 f"{seed}/{number}/{index}",
                 play_samples,
                 bid_samples,
-                partner,
+                seat in partner_seats,
             )
             if found is not None:
                 best, chosen_value, best_value, options, partner_loss = found
@@ -155,12 +158,10 @@ def _decision(
         config = HardConfig(samples=play_samples)
         values = play_values(obs, random.Random(seed), config, ruleset)
         if partner:
-            # The moderators' counterfactual: the partner's hand pinned, on deals of its own.
             mate = (seat + 2) % 4
-            knowing = play_values(
-                obs, random.Random(f"{seed}/partner"), config, ruleset, {mate: state.hands[mate]}
+            partner_loss = _partner_loss(
+                obs, {mate: state.hands[mate]}, move, options, ruleset, seed, config
             )
-            partner_loss = max(0.0, max(knowing) - knowing[options.index(move)])
     elif state.phase is Phase.BIDDING and isinstance(move, Bid):
         obs = observation(state, seat)
         bids = [m for m in obs.legal_moves if isinstance(m, Bid)]
@@ -176,3 +177,23 @@ def _decision(
     chosen_value = values[options.index(move)]
     best = move if chosen_value >= best_value else options[values.index(best_value)]
     return best, chosen_value, best_value, len(options), partner_loss
+
+
+def _partner_loss(
+    obs: Observation,
+    revealed: dict[int, int],
+    move: Move,
+    options: Sequence[Move],
+    ruleset: Ruleset,
+    seed: str,
+    config: HardConfig,
+) -> float | None:
+    """The moderators' counterfactual: the chosen card's loss with the partner's hand
+    (``revealed``: seat -> the cards it holds now) pinned into every deal (deals of its
+    own). None if no deal fits that (the inference ruled out a real holding): a figure for
+    moderators must never cost the players their analysis."""
+    try:
+        knowing = play_values(obs, random.Random(f"{seed}/partner"), config, ruleset, revealed)
+    except ValueError:
+        return None
+    return max(0.0, max(knowing) - knowing[list(options).index(move)])

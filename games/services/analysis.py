@@ -18,7 +18,7 @@ from core import clock, events
 from games import engine
 from games.engine import analysis
 from games.events import AnalysisReady, MatchFinished
-from games.models import AnalysisStatus, MatchAnalysis, Move
+from games.models import AnalysisStatus, Match, MatchAnalysis, Move
 from games.replay import logged_rounds
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,7 @@ def analysis_make(match_id: int) -> bool:
             target=match.target,
             play_samples=row.play_samples,
             bid_samples=row.bid_samples,
+            partner_seats=_partnered_people(match),
         )
     except (engine.EngineError, ValueError):
         # Every logged move was accepted once: only a damaged log gets here. Marked, so the
@@ -83,6 +84,13 @@ def analysis_make(match_id: int) -> bool:
         locked.save(update_fields=["decisions", "status", "ready_at"])
         events.emit(AnalysisReady(match_id=match_id, version=match.version))
     return True
+
+
+def _partnered_people(match: Match) -> tuple[int, ...]:
+    """The seats of people whose partner is a person too: the only cards the fair-play
+    signal of partners reads ``partner_loss`` for (it doubles a card's cost)."""
+    people = {s.index for s in match.seat_list() if s.user_id is not None}
+    return tuple(seat for seat in sorted(people) if (seat + 2) % 4 in people)
 
 
 def analyses_pending(older_than_seconds: float) -> list[int]:

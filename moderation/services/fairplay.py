@@ -8,9 +8,9 @@ threshold. For moderators only: nothing is shown to players, nothing is sanction
   level.
 
 Only decisions a person made count (the move log's ``actor`` is ``human``: a turn a bot
-played after a timeout is the bot's), and only matches that no earlier flag of the same kind
-on the same accounts holds, so the same evidence never raises two flags: after a flag, the
-next one needs a window of new matches.
+played after a timeout is the bot's). While a flag of a kind on some accounts is open, no
+second one is opened; once it is settled, only matches finished after the newest it held are
+read, so the same evidence never raises two flags.
 
 The listener runs once the analysis has committed (in the analysis worker, never in a
 request), reads a window of analyses per subject with no lock held, and opens a
@@ -24,18 +24,19 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Count, Q
+from django.db import DatabaseError, transaction
+from django.db.models import Count, Max, Q, QuerySet
 
 from accounts.models import User
 from core import events
 from games.events import AnalysisReady
 from games.models import Actor, AnalysisStatus, Match, MatchAnalysis, Move, Seat
 from moderation import fairplay
-from moderation.models import Flag, FlagKind
+from moderation.models import Flag, FlagKind, ReportStatus
 
 log = logging.getLogger(__name__)
 
@@ -90,33 +91,42 @@ def _decisions_of(
     return SeatDecisions(analysis.match_id, tuple(found))
 
 
-def _flagged_matches(kind: str, subjects: list[int]) -> set[int]:
-    """Matches an earlier flag of ``kind`` on exactly these accounts already holds."""
-    flags = (
+def _flags_on(kind: str, subjects: list[int]) -> QuerySet[Flag]:
+    """The flags of ``kind`` on exactly these accounts, newest first."""
+    return (
         Flag.objects.filter(kind=kind)
         .annotate(
             subject_count=Count("subjects", distinct=True),
             wanted=Count("subjects", filter=Q(subjects__in=subjects), distinct=True),
         )
         .filter(subject_count=len(subjects), wanted=len(subjects))
+        .order_by("-created_at", "-pk")
     )
-    held = Flag.matches.through.objects.filter(flag__in=flags)
-    return set(held.values_list("match_id", flat=True))
 
 
-def _window(kind: str, subjects: list[int]) -> list[SeatDecisions]:
-    """The subjects' latest analysed matches (for two, as partners) that no earlier flag of
-    ``kind`` on them holds, newest first: at most ``FAIRPLAY_WINDOW`` of them."""
+def _evidence_end(flag: Flag | None) -> datetime | None:
+    """When the newest match a flag holds finished: the next window starts after it."""
+    if flag is None:
+        return None
+    return flag.matches.aggregate(end=Max("finished_at"))["end"]
+
+
+def _window(kind: str, subjects: list[int], after: datetime | None) -> list[SeatDecisions]:
+    """The subjects' latest analysed matches (for two, as partners) finished after
+    ``after`` in which a person's turns were valued, newest first: at most the kind's
+    window (``WINDOWS``) of them. A match whose valued turns were all a bot's (or analysed
+    before the signals' figures were stored) takes no place in it."""
     size = _settings()[WINDOWS[kind]]
     matches = Match.objects.filter(analysis__status=AnalysisStatus.READY)
     for user_id in subjects:  # one join each: matches where every subject sat
         matches = matches.filter(seats__user_id=user_id)
-    # A pair's matches as opponents are read and dropped below, so read some more than the
-    # window; a pair that mostly meets as opponents gets a shorter window, not a slow query.
+    if after is not None:
+        matches = matches.filter(finished_at__gt=after)
+    # Some candidates are dropped below (a pair's matches as opponents, matches with nothing
+    # valued), so read more than the window; a pair that mostly meets as opponents gets a
+    # shorter window, not a slow query.
     candidates = list(
-        matches.exclude(pk__in=_flagged_matches(kind, subjects))
-        .order_by("-finished_at", "-pk")
-        .values_list("pk", flat=True)[: 3 * size]
+        matches.order_by("-finished_at", "-pk").values_list("pk", flat=True)[: 3 * size]
     )
     seats: dict[int, list[int]] = defaultdict(list)
     for match_id, index in Seat.objects.filter(
@@ -124,10 +134,20 @@ def _window(kind: str, subjects: list[int]) -> list[SeatDecisions]:
     ).values_list("match_id", "index"):
         seats[match_id].append(index)
     # Partners: two seats of one team (for one account, its one seat).
-    chosen = [m for m in candidates if len({i % 2 for i in seats[m]}) == 1][:size]
-    analyses = {a.match_id: a for a in MatchAnalysis.objects.filter(match_id__in=chosen)}
-    human = _human_actions(chosen)
-    return [_decisions_of(analyses[m], seats[m], human[m]) for m in chosen]
+    together = [m for m in candidates if len({i % 2 for i in seats[m]}) == 1]
+    window: list[SeatDecisions] = []
+    # Read a window's worth of analyses at a time, until the window is full.
+    for start in range(0, len(together), size):
+        chunk = together[start : start + size]
+        analyses = {a.match_id: a for a in MatchAnalysis.objects.filter(match_id__in=chunk)}
+        human = _human_actions(chunk)
+        for match_id in chunk:
+            found = _decisions_of(analyses[match_id], seats[match_id], human[match_id])
+            if found.decisions:
+                window.append(found)
+        if len(window) >= size:
+            break
+    return window[:size]
 
 
 def _test(kind: str, window: list[SeatDecisions]) -> fairplay.ShareTest:
@@ -148,8 +168,16 @@ def _test(kind: str, window: list[SeatDecisions]) -> fairplay.ShareTest:
 
 
 def _check(kind: str, subjects: list[int], match: Match) -> Flag | None:
-    """Test ``subjects`` for ``kind`` over their window; open a flag if the test says so."""
-    window = _window(kind, subjects)
+    """Test ``subjects`` for ``kind`` over their window; open a flag if the test says so.
+
+    While a flag of this kind on these accounts is open, nothing more is opened (the queue
+    has the question already); once it is settled, the next window starts after the newest
+    match it held, so the same evidence never raises two flags and old matches never dilute
+    new ones."""
+    last = _flags_on(kind, subjects).first()
+    if last is not None and last.status == ReportStatus.OPEN:
+        return None
+    window = _window(kind, subjects, _evidence_end(last))
     if not window:
         return None
     test = _test(kind, window)
@@ -157,11 +185,12 @@ def _check(kind: str, subjects: list[int], match: Match) -> Flag | None:
         return None
     with transaction.atomic():
         # Locked in id order (as everywhere accounts are locked together): a second check of
-        # the same accounts waits here, then finds these matches held by this flag.
+        # the same accounts waits here, then finds the flag the first one opened.
         list(User.objects.select_for_update().filter(pk__in=subjects).order_by("pk"))
-        ids = [w.match_id for w in window]
-        if _flagged_matches(kind, subjects) & set(ids):
+        newest = _flags_on(kind, subjects).first()
+        if newest is not None and (last is None or newest.pk != last.pk):
             return None
+        ids = [w.match_id for w in window]
         flag = Flag.objects.create(
             kind=kind,
             ruleset=match.ruleset,
@@ -186,8 +215,18 @@ def fairplay_check(match_id: int) -> list[Flag]:
         if seat in users and seat + 2 in users and users[seat] != users[seat + 2]:
             checks.append((FlagKind.SHARED_HANDS, sorted((users[seat], users[seat + 2]))))
     checks += [(FlagKind.ENGINE_HELP, [user_id]) for user_id in sorted(set(users.values()))]
-    flags = [_check(kind, subjects, match) for kind, subjects in checks]
-    return [f for f in flags if f is not None]
+    flags = []
+    for kind, subjects in checks:
+        try:
+            flag = _check(kind, subjects, match)
+        except DatabaseError:
+            # One failed check does not skip the others; the next match of these accounts
+            # tests them again over the same window.
+            log.exception("fair-play check %s of accounts %s failed", kind, subjects)
+            continue
+        if flag is not None:
+            flags.append(flag)
+    return flags
 
 
 def _on_analysis_ready(event: AnalysisReady) -> None:

@@ -20,6 +20,7 @@ from django.test import Client
 
 from games import tasks as game_tasks
 from games.models import Actor, AnalysisStatus, MatchAnalysis, Move
+from moderation import services as moderation
 from moderation.models import Flag, FlagKind
 from moderation.services import fairplay
 from tests.support.api import bid_hokum_round, fix_deal, match_url
@@ -234,3 +235,44 @@ def test_the_flag_page_shows_the_statistic_the_accounts_and_the_replays(
     assert "p = " in html and f"{flag.statistic['hits']} of {flag.statistic['trials']}" in html
     listing = mod_client.get("/admin/moderation/flag/?kind=shared_hands").content.decode()
     assert f"/admin/moderation/flag/{flag.pk}/change/" in listing
+
+
+def test_an_open_flag_holds_the_next_and_a_settled_one_starts_a_new_window(
+    four: list[Player], finish: Callable[..., int], moderator: Player
+) -> None:
+    def peeking_match() -> int:
+        match_id = finish(four)
+        seats = honest_seats()
+        seats[0] = seats[2] = [FITS_PARTNER] * 60
+        valued(match_id, seats)
+        return match_id
+
+    first = peeking_match()
+    (flag,) = fairplay.fairplay_check(first)
+    second = peeking_match()
+    assert fairplay.fairplay_check(second) == []  # the queue has the question already
+    moderation.flag_settle(moderator=moderator.user, flag_id=flag.pk, upheld=False, reason="ok")
+    # Settled: the next window starts after the newest match the flag held, so it reads the
+    # second match only, and the first is never evidence twice.
+    (again,) = fairplay.fairplay_check(second)
+    assert list(again.matches.values_list("pk", flat=True)) == [second]
+    assert again.statistic["matches"] == 1
+
+
+def test_only_the_turns_a_person_played_are_read(
+    four: list[Player], finish: Callable[..., int]
+) -> None:
+    match_id = finish(four)
+    moves = list(Move.objects.filter(match_id=match_id).order_by("seq"))
+    # The fifth call of the round (seat 1's second) was played for it after a timeout.
+    Move.objects.filter(pk=moves[4].pk).update(actor=Actor.TIMEOUT)
+    human = fairplay._human_actions([match_id])[match_id]
+    assert human == {(1, i) for i in range(len(moves))} - {(1, 4)}
+    row = MatchAnalysis.objects.get(match_id=match_id)
+    row.status = AnalysisStatus.READY
+    row.decisions = [
+        [1, i, m.seat, "bid", {}, {}, 0.0, 0.0, 2, None, None] for i, m in enumerate(moves)
+    ]
+    row.save()
+    read = fairplay._decisions_of(row, [1], human)
+    assert [m.seat for m in moves].count(1) == 2 and len(read.decisions) == 1
