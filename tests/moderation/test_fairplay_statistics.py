@@ -71,30 +71,45 @@ def test_a_test_flags_only_above_its_baseline_significantly_and_on_enough_trials
 
 
 @pytest.mark.slow
-def test_the_settings_thresholds_separate_a_peeking_pair_from_honest_ones() -> None:
+def test_the_settings_thresholds_separate_cheats_from_honest_play() -> None:
     """Small scale: with the settings' thresholds, a pair that sees each other's hands is
-    flagged within four matches, and honest pairs of the two levels whose share runs
-    highest (bench/RESULTS.md: easy, then normal; hard's is the lowest) stay below the
-    baseline over two."""
+    flagged within four matches, and honest pairs of the two levels whose shares run highest
+    (bench/RESULTS.md: easy, then normal; hard's is the lowest) stay below the baseline over
+    two; the same honest seats stay below the engine signal's baseline, which the posing hard
+    bot's share (on its own few matches) sits above."""
     conf = settings.BALOOT
 
-    def pair_test(kinds: list[str], seeds: range) -> fairplay.ShareTest:
-        rows = [
-            (loss, partner)
+    def seats(kinds: list[str], seeds: range) -> list[tuple[float, float | None, int | None]]:
+        return [
+            d
             for seed in seeds
-            for seat in play_and_analyse(seed, kinds)
+            for seat in play_and_analyse(seed, kinds, engine_samples=64)
             if seat.seat in (0, 2)
-            for loss, partner, _ in seat.decisions
+            for d in seat.decisions
         ]
+
+    def shared(rows: list[tuple[float, float | None, int | None]]) -> fairplay.ShareTest:
         return fairplay.shared_hands_test(
-            rows,
+            [(loss, partner) for loss, partner, _ in rows],
             baseline=conf["FAIRPLAY_SHARED_BASELINE"],
             alpha=conf["FAIRPLAY_ALPHA"],
             min_trials=conf["FAIRPLAY_SHARED_MIN_TRIALS"],
         )
 
-    peeking = pair_test(["peek", "normal", "peek", "normal"], range(1, 5))
+    def engine(rows: list[tuple[float, float | None, int | None]]) -> fairplay.ShareTest:
+        return fairplay.engine_help_test(
+            [(loss, trick) for loss, _, trick in rows],
+            baseline=conf["FAIRPLAY_ENGINE_BASELINE"],
+            alpha=conf["FAIRPLAY_ALPHA"],
+            min_trials=conf["FAIRPLAY_ENGINE_MIN_TRIALS"],
+        )
+
+    peeking = shared(seats(["peek", "normal", "peek", "normal"], range(1, 5)))
     assert peeking.flagged, peeking
     for level in ("easy", "normal"):
-        honest = pair_test([level] * 4, range(1, 3))
+        rows = seats([level] * 4, range(1, 3))
+        honest = shared(rows)
         assert honest.share < conf["FAIRPLAY_SHARED_BASELINE"] and not honest.flagged, honest
+        assert engine(rows).share < conf["FAIRPLAY_ENGINE_BASELINE"], engine(rows)
+    posing = engine(seats(["engine", "normal", "engine", "normal"], range(1, 3)))
+    assert posing.share > conf["FAIRPLAY_ENGINE_BASELINE"], posing
