@@ -134,39 +134,21 @@ class Signal:
 
 
 def signals(conf: dict[str, float]) -> tuple[Signal, Signal]:
+    """The two signals with the service's own thresholds (``fairplay.thresholds``)."""
+
     def shared(decisions: Sequence[tuple[float, float | None, int | None]]) -> Counts:
-        test = fairplay.shared_hands_test(
-            ((loss, partner) for loss, partner, _ in decisions),
-            baseline=0.5,
-            alpha=1.0,
-            min_trials=0,
-        )
-        return test.hits, test.trials
+        return fairplay.shared_hands_counts((loss, partner) for loss, partner, _ in decisions)
 
     def engine(decisions: Sequence[tuple[float, float | None, int | None]]) -> Counts:
-        test = fairplay.engine_help_test(
-            ((loss, trick) for loss, _, trick in decisions), baseline=0.5, alpha=1.0, min_trials=0
-        )
-        return test.hits, test.trials
+        return fairplay.engine_help_counts((loss, trick) for loss, _, trick in decisions)
 
-    return (
-        Signal(
-            "shared_hands",
-            shared,
-            int(conf["FAIRPLAY_SHARED_WINDOW"]),
-            conf["FAIRPLAY_SHARED_BASELINE"],
-            conf["FAIRPLAY_ALPHA"],
-            int(conf["FAIRPLAY_SHARED_MIN_TRIALS"]),
-        ),
-        Signal(
-            "engine_help",
-            engine,
-            int(conf["FAIRPLAY_ENGINE_WINDOW"]),
-            conf["FAIRPLAY_ENGINE_BASELINE"],
-            conf["FAIRPLAY_ALPHA"],
-            int(conf["FAIRPLAY_ENGINE_MIN_TRIALS"]),
-        ),
-    )
+    built = []
+    for name, count in ((fairplay.SHARED_HANDS, shared), (fairplay.ENGINE_HELP, engine)):
+        limits = fairplay.thresholds(name, conf)
+        built.append(
+            Signal(name, count, limits.window, limits.baseline, limits.alpha, limits.min_trials)
+        )
+    return built[0], built[1]
 
 
 def wilson(hits: int, total: int) -> tuple[float, float]:

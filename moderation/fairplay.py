@@ -29,10 +29,13 @@ tests (again after every match) rather than trusting the p-value.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+# The signals' names (the moderation flag kinds' values).
+SHARED_HANDS = "shared_hands"
+ENGINE_HELP = "engine_help"
 # A choice within this many points of the best is "the best" (the search's own noise on
 # 16 deals is about this size).
 TOLERANCE = 0.5
@@ -114,6 +117,16 @@ def shared_hands_test(
 ) -> ShareTest:
     """The partners' test over (loss, partner_loss) of each decision of both seats (a call's
     partner_loss is None and does not count)."""
+    hits, trials = shared_hands_counts(decisions, tolerance)
+    return share_test(
+        SHARED_HANDS, hits, trials, baseline=baseline, alpha=alpha, min_trials=min_trials
+    )
+
+
+def shared_hands_counts(
+    decisions: Iterable[tuple[float, float | None]], tolerance: float = TOLERANCE
+) -> tuple[int, int]:
+    """(discordant decisions fitting the partner-knowing valuation, discordant decisions)."""
     knowing = fair = 0
     for loss, partner_loss in decisions:
         if partner_loss is None:
@@ -122,14 +135,7 @@ def shared_hands_test(
             knowing += 1
         elif loss <= tolerance < partner_loss:
             fair += 1
-    return share_test(
-        "shared_hands",
-        knowing,
-        knowing + fair,
-        baseline=baseline,
-        alpha=alpha,
-        min_trials=min_trials,
-    )
+    return knowing, knowing + fair
 
 
 def engine_help_test(
@@ -143,6 +149,18 @@ def engine_help_test(
 ) -> ShareTest:
     """The engine test over (loss, trick) of each of a player's decisions (a call's trick is
     None and does not count)."""
+    hits, trials = engine_help_counts(decisions, tolerance, from_trick)
+    return share_test(
+        ENGINE_HELP, hits, trials, baseline=baseline, alpha=alpha, min_trials=min_trials
+    )
+
+
+def engine_help_counts(
+    decisions: Iterable[tuple[float, int | None]],
+    tolerance: float = TOLERANCE,
+    from_trick: int = ENGINE_FROM_TRICK,
+) -> tuple[int, int]:
+    """(late cards that were the analyst's best, late cards)."""
     best = trials = 0
     for loss, trick in decisions:
         if trick is None or trick < from_trick:
@@ -150,6 +168,26 @@ def engine_help_test(
         trials += 1
         if loss <= tolerance:
             best += 1
-    return share_test(
-        "engine_help", best, trials, baseline=baseline, alpha=alpha, min_trials=min_trials
+    return best, trials
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """One signal's settings: its window (matches), baseline, significance, fewest trials."""
+
+    window: int
+    baseline: float
+    alpha: float
+    min_trials: int
+
+
+def thresholds(signal: str, conf: Mapping[str, Any]) -> Thresholds:
+    """``signal``'s thresholds from the settings (``BALOOT``): the service and the bench
+    read them here, so they test with the same ones."""
+    prefix = "FAIRPLAY_SHARED_" if signal == SHARED_HANDS else "FAIRPLAY_ENGINE_"
+    return Thresholds(
+        window=int(conf[prefix + "WINDOW"]),
+        baseline=float(conf[prefix + "BASELINE"]),
+        alpha=float(conf["FAIRPLAY_ALPHA"]),
+        min_trials=int(conf[prefix + "MIN_TRIALS"]),
     )

@@ -97,9 +97,8 @@ def analyse_match(
 ) -> list[Decision]:
     """Every decision of the match played as ``rounds`` from a new match with these options,
     in the order they were made. ``partner_loss`` is valued for the cards of
-    ``partner_seats`` only (it doubles their cost: the service asks it where a person
-    partners a person, ``bench.analysis_levels`` not at all:
-    for a reader that only ranks play, as ``bench.analysis_levels`` does)."""
+    ``partner_seats`` only: it doubles their cost, so the service asks it where a person
+    partners a person, and ``bench.analysis_levels``, which only ranks play, not at all."""
     state = new_match(ruleset, dealer=dealer, target=target)
     decisions: list[Decision] = []
     for number, (deck, actions) in enumerate(rounds, start=1):

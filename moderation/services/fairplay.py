@@ -25,7 +25,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
@@ -40,14 +39,6 @@ from moderation.models import Flag, FlagKind, ReportStatus
 
 log = logging.getLogger(__name__)
 
-# The setting that sizes each signal's window (matches): partners sharing hands show within a
-# few matches; play at the engine's level differs from honest play by a few points of share,
-# which takes more decisions to tell (docs/decisions.md "Fair-play signals").
-WINDOWS: dict[str, str] = {
-    FlagKind.SHARED_HANDS: "FAIRPLAY_SHARED_WINDOW",
-    FlagKind.ENGINE_HELP: "FAIRPLAY_ENGINE_WINDOW",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class SeatDecisions:
@@ -55,10 +46,6 @@ class SeatDecisions:
 
     match_id: int
     decisions: tuple[tuple[float, float | None, int | None], ...]
-
-
-def _settings() -> dict[str, Any]:
-    return settings.BALOOT
 
 
 def _human_actions(match_ids: list[int]) -> dict[int, set[tuple[int, int]]]:
@@ -114,9 +101,9 @@ def _evidence_end(flag: Flag | None) -> datetime | None:
 def _window(kind: str, subjects: list[int], after: datetime | None) -> list[SeatDecisions]:
     """The subjects' latest analysed matches (for two, as partners) finished after
     ``after`` in which a person's turns were valued, newest first: at most the kind's
-    window (``WINDOWS``) of them. A match whose valued turns were all a bot's (or analysed
-    before the signals' figures were stored) takes no place in it."""
-    size = _settings()[WINDOWS[kind]]
+    window (``fairplay.thresholds``) of them. A match whose valued turns were all a bot's
+    (or analysed before the signals' figures were stored) takes no place in it."""
+    size = fairplay.thresholds(kind, settings.BALOOT).window
     matches = Match.objects.filter(analysis__status=AnalysisStatus.READY)
     for user_id in subjects:  # one join each: matches where every subject sat
         matches = matches.filter(seats__user_id=user_id)
@@ -151,19 +138,22 @@ def _window(kind: str, subjects: list[int], after: datetime | None) -> list[Seat
 
 
 def _test(kind: str, window: list[SeatDecisions]) -> fairplay.ShareTest:
-    conf = _settings()
+    limits = fairplay.thresholds(kind, settings.BALOOT)
     if kind == FlagKind.SHARED_HANDS:
-        return fairplay.shared_hands_test(
-            ((loss, partner) for w in window for loss, partner, _ in w.decisions),
-            baseline=conf["FAIRPLAY_SHARED_BASELINE"],
-            alpha=conf["FAIRPLAY_ALPHA"],
-            min_trials=conf["FAIRPLAY_SHARED_MIN_TRIALS"],
+        hits, trials = fairplay.shared_hands_counts(
+            (loss, partner) for w in window for loss, partner, _ in w.decisions
         )
-    return fairplay.engine_help_test(
-        ((loss, trick) for w in window for loss, _, trick in w.decisions),
-        baseline=conf["FAIRPLAY_ENGINE_BASELINE"],
-        alpha=conf["FAIRPLAY_ALPHA"],
-        min_trials=conf["FAIRPLAY_ENGINE_MIN_TRIALS"],
+    else:
+        hits, trials = fairplay.engine_help_counts(
+            (loss, trick) for w in window for loss, _, trick in w.decisions
+        )
+    return fairplay.share_test(
+        kind,
+        hits,
+        trials,
+        baseline=limits.baseline,
+        alpha=limits.alpha,
+        min_trials=limits.min_trials,
     )
 
 

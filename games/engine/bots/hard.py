@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..bidding import Contract, Ladder, Mode
 from ..moves import Bid, Call, Declare, Double, DoubleCall, Move, Play
@@ -180,14 +180,10 @@ def _with_revealed(knowledge: Knowledge, revealed: Mapping[int, int]) -> Knowled
     for seat in range(4):
         if seat != knowledge.seat and seat not in revealed:
             excluded[seat] |= pinned
-    return Knowledge(
-        seat=knowledge.seat,
-        own=knowledge.own,
-        played=knowledge.played,
-        played_by=knowledge.played_by,
+    return replace(
+        knowledge,
         known=(known[0], known[1], known[2], known[3]),
         excluded=(excluded[0], excluded[1], excluded[2], excluded[3]),
-        counts=knowledge.counts,
     )
 
 
