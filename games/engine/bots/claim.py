@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..cards import PLAIN_STRENGTH, SUIT_MASK, TRUMP_STRENGTH, cards_of
 from ..moves import Double, Move, Sawa
 from ..observation import Observation
-from .knowledge import FULL, infer
+from .knowledge import FULL, played_mask
 
 
 def sure_sawa(obs: Observation) -> bool:
@@ -23,12 +23,12 @@ def sure_sawa(obs: Observation) -> bool:
     hands hold."""
     if Sawa() not in obs.legal_moves or obs.contract is None:
         return False
-    knowledge = infer(obs)
-    outside = FULL & ~knowledge.own & ~knowledge.played  # every card someone else may hold
+    own = sum(1 << card for card in obs.hand)
+    outside = FULL & ~own & ~played_mask(obs)  # every card someone else may hold
     trump = obs.contract.trump
     if trump is not None and outside & SUIT_MASK[trump]:
         return False  # someone may cut a plain master, or hold a higher trump
-    for card in cards_of(knowledge.own):
+    for card in cards_of(own):
         suit = card >> 3
         strength = TRUMP_STRENGTH if suit == trump else PLAIN_STRENGTH
         if any(

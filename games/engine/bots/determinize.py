@@ -159,6 +159,6 @@ def with_hands(
 
 def determinize(obs: Observation, rng: random.Random, ruleset: Ruleset = GAMERULES) -> GameState:
     """One full GameState consistent with ``obs``."""
-    knowledge = infer(obs)
+    knowledge = infer(obs, ruleset)
     base = public_state(obs, ruleset)
     return with_hands(base, obs, knowledge, sample_hands(knowledge, rng))

@@ -9,7 +9,7 @@ from ..moves import Bid, Call, Declare, Double, DoubleCall, Move, Play
 from ..observation import Observation
 from ..state import Phase
 from .handeval import has_trump_control, hokum_strength, sun_strength, trump_count
-from .knowledge import infer
+from .knowledge import played_mask
 from .policy import heuristic_card
 
 # Bidding thresholds on handeval's point counts, for the 5 dealt cards plus the face-up card
@@ -121,14 +121,13 @@ def choose_double(obs: Observation) -> Double:
 def choose_play(obs: Observation) -> Play:
     contract = obs.contract
     assert contract is not None and obs.seat is not None
-    knowledge = infer(obs)
     card = heuristic_card(
-        knowledge.own,
+        hand_mask(obs),
         obs.trick,
         obs.seat,
         contract.trump,
         obs.locked,
-        knowledge.played,
+        played_mask(obs),
         contract.bidder_team,
         # The cards the engine says are legal: the ruleset's rules (R26, or S5-S7) included.
         legal=sum(1 << m.card for m in obs.legal_moves if isinstance(m, Play)),

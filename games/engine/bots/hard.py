@@ -2,8 +2,8 @@
 
 Card play is Perfect Information Monte Carlo, like the normal bot's, with three differences:
 
-* **Inference.** Deals are drawn within the certain facts (``knowledge.infer``, and for
-  ``saudi`` what compulsory trumping proves, ``inference.saudi_exclusions``), then weighed by
+* **Inference.** Deals are drawn within the certain facts (``knowledge.infer``: for ``saudi``
+  what compulsory trumping proves too, as in the normal bot's deals), then weighed by
   what the other seats did (``inference.Beliefs``: the bidder's trumps, a doubler's strength,
   declared project kinds, cards a sensible player would not have played with that hand). A
   pool of deals is drawn and the likely ones kept, in proportion to their weight.
@@ -38,7 +38,7 @@ from ..state import GameState, Phase
 from . import easy
 from .auction import call_values
 from .determinize import public_state, sample_hands, with_hands
-from .inference import Beliefs, beliefs_of, saudi_exclusions
+from .inference import Beliefs, beliefs_of
 from .knowledge import FULL, Knowledge, infer
 from .simulate import Playout
 from .stopping import settled
@@ -104,10 +104,7 @@ class _Deals:
         config: HardConfig,
         revealed: Mapping[int, int] | None = None,
     ) -> None:
-        knowledge = infer(obs)
-        extra = saudi_exclusions(obs, ruleset)
-        if any(extra):
-            knowledge = _with_exclusions(knowledge, extra)
+        knowledge = infer(obs, ruleset)
         if revealed:
             knowledge = _with_revealed(knowledge, revealed)
         self.knowledge = knowledge
@@ -150,19 +147,6 @@ class _Deals:
             chosen.append((pool[index], 1.0))
             point += step
         return chosen
-
-
-def _with_exclusions(knowledge: Knowledge, extra: tuple[int, int, int, int]) -> Knowledge:
-    excluded = tuple(knowledge.excluded[s] | (extra[s] & ~knowledge.known[s]) for s in range(4))
-    return Knowledge(
-        seat=knowledge.seat,
-        own=knowledge.own,
-        played=knowledge.played,
-        played_by=knowledge.played_by,
-        known=knowledge.known,
-        excluded=(excluded[0], excluded[1], excluded[2], excluded[3]),
-        counts=knowledge.counts,
-    )
 
 
 def _with_revealed(knowledge: Knowledge, revealed: Mapping[int, int]) -> Knowledge:

@@ -14,10 +14,8 @@ never ruled out by a habit, only by a rule, since people bid and play less by ru
 Everything is read from the observation alone: the calls in order, the doubles, the public
 declarations and the tricks.
 
-Two kinds of fact are certain and become exclusions instead (``saudi_exclusions``): under
-compulsory trumping (rules-saudi.md S5-S7) a seat void in the led suit that did not trump while
-an opponent was winning holds no trump, and one that did not beat the winning trump when it
-had to holds none above it.
+What compulsory trumping proves (rules-saudi.md S5-S7) is certain, so it is not a factor
+here: ``knowledge.infer`` excludes it from every level's deals.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ from ..bidding import Mode, Stage, bid_apply, bidding_start
 from ..cards import ACE, JACK, NINE, SUIT_MASK, Card, Suit, make_card
 from ..moves import Bid, Call, DoubleCall
 from ..observation import Observation
-from ..play import _TRUMPS_ABOVE, VALUES, trick_winner
+from ..play import VALUES
 from ..projects import available_projects
 from ..rulesets import Ruleset
 from ..state import Phase
@@ -260,38 +258,3 @@ def beliefs_of(obs: Observation, ruleset: Ruleset) -> Beliefs:
         silent=tuple(silent),
         plays=tuple(plays),
     )
-
-
-def saudi_exclusions(obs: Observation, ruleset: Ruleset) -> tuple[int, int, int, int]:
-    """Cards each seat certainly does not hold now because of compulsory trumping (S5-S7)."""
-    out = [0, 0, 0, 0]
-    contract = obs.contract
-    if not ruleset.compulsory_trumping or contract is None or contract.trump is None:
-        return (0, 0, 0, 0)
-    trump = contract.trump
-    trumps = SUIT_MASK[trump]
-    tricks = [(t.leader, t.cards) for t in obs.tricks]
-    if obs.trick and obs.leader is not None:
-        tricks.append((obs.leader, obs.trick))
-    for leader, cards in tricks:
-        led = cards[0] >> 3
-        for i in range(1, len(cards)):
-            player = (leader + i) % 4
-            card = cards[i]
-            before = cards[:i]
-            best = trick_winner(before, trump)
-            partner_winning = best == i - 2
-            winning = before[best]
-            if card >> 3 == led:
-                if led == trump and not partner_winning and not 1 << card & _TRUMPS_ABOVE[winning]:
-                    # S5(b): it had to beat the winning trump if able.
-                    out[player] |= _TRUMPS_ABOVE[winning]
-                continue
-            # Void in the led suit (knowledge.infer knows that much).
-            if partner_winning:
-                continue  # S7: free
-            if card >> 3 != trump:
-                out[player] |= trumps  # S6: it had to trump if it held one
-            elif winning >> 3 == trump and not (1 << card) & _TRUMPS_ABOVE[winning]:
-                out[player] |= _TRUMPS_ABOVE[winning]  # S6: it had to overtrump if able
-    return (out[0], out[1], out[2], out[3])

@@ -5,7 +5,13 @@ Only certain facts are used, so every real deal is consistent with the result:
 * a seat that did not follow the led suit holds none of it (R26);
 * in a locked Hokum (R23) a seat that led a trump held nothing but trumps at that moment;
 * the card recipient holds the face-up card until it is played (R9);
-* a declared project's cards are in the declarer's hand until played, once public (R30).
+* a declared project's cards are in the declarer's hand until played, once public (R30);
+* under compulsory trumping (``saudi``, rules-saudi.md S5-S7), a seat void in the led suit that
+  did not trump while an opponent was winning held no trump, and one that did not beat the
+  winning trump when it had to held none above it (``compulsory_exclusions``).
+
+Every level that deals hidden cards reads the same ``infer(obs, ruleset)``, so what the rules
+prove is never left out of one level's deals.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from dataclasses import dataclass
 
 from ..cards import SUIT_MASK, Card
 from ..observation import Observation
+from ..play import _TRUMPS_ABOVE, trick_winner
+from ..rulesets import Ruleset
 
 FULL = 0xFFFFFFFF
 
@@ -43,7 +51,50 @@ def _plays(obs: Observation) -> list[tuple[int, tuple[Card, ...]]]:
     return out
 
 
-def infer(obs: Observation) -> Knowledge:
+def played_mask(obs: Observation) -> int:
+    """Every card played this round, the current trick included."""
+    mask = 0
+    for _, cards in _plays(obs):
+        for card in cards:
+            mask |= 1 << card
+    return mask
+
+
+def compulsory_exclusions(obs: Observation, ruleset: Ruleset) -> tuple[int, int, int, int]:
+    """Cards each seat certainly does not hold now because of compulsory trumping (S5-S7):
+    none outside a ruleset that has it, or in Sun."""
+    contract = obs.contract
+    if not ruleset.compulsory_trumping or contract is None or contract.trump is None:
+        return (0, 0, 0, 0)
+    trump = contract.trump
+    out = [0, 0, 0, 0]
+    for leader, cards in _plays(obs):
+        led = cards[0] >> 3
+        for i in range(1, len(cards)):
+            player = (leader + i) % 4
+            card = cards[i]
+            before = cards[:i]
+            best = trick_winner(before, trump)
+            partner_winning = best == i - 2
+            winning = before[best]
+            if card >> 3 == led:
+                if led == trump and not partner_winning and not 1 << card & _TRUMPS_ABOVE[winning]:
+                    # S5(b): it had to beat the winning trump if able.
+                    out[player] |= _TRUMPS_ABOVE[winning]
+                continue
+            # Void in the led suit (``infer`` records that much under every ruleset).
+            if partner_winning:
+                continue  # S7: free
+            if card >> 3 != trump:
+                out[player] |= SUIT_MASK[trump]  # S6: it had to trump if it held one
+            elif winning >> 3 == trump and not (1 << card) & _TRUMPS_ABOVE[winning]:
+                out[player] |= _TRUMPS_ABOVE[winning]  # S6: it had to overtrump if able
+    return (out[0], out[1], out[2], out[3])
+
+
+def infer(obs: Observation, ruleset: Ruleset) -> Knowledge:
+    """The certain facts of ``obs`` under ``ruleset`` (whose play rules decide what a card
+    proves)."""
     if obs.seat is None:
         raise ValueError("a bot needs a seated observation")
     seat = obs.seat
@@ -80,6 +131,7 @@ def infer(obs: Observation) -> Knowledge:
                     known[declaration.seat] |= 1 << card
     known[seat] = 0
 
+    proven = compulsory_exclusions(obs, ruleset)
     excluded = [0, 0, 0, 0]
     for s in range(4):
         if s == seat:
@@ -89,7 +141,7 @@ def infer(obs: Observation) -> Knowledge:
         for t in range(4):
             if t != s:
                 pinned_elsewhere |= known[t]
-        excluded[s] = (void[s] | own | played | pinned_elsewhere) & ~known[s]
+        excluded[s] = (void[s] | proven[s] | own | played | pinned_elsewhere) & ~known[s]
     return Knowledge(
         seat=seat,
         own=own,

@@ -79,7 +79,7 @@ def choose_play(
         return candidates[0]
     assert obs.seat is not None
     fallback = easy.choose_play(obs)
-    knowledge = infer(obs)
+    knowledge = infer(obs, ruleset)
     base = public_state(obs, ruleset)
     team = obs.seat % 2
     values: list[list[float]] = [[] for _ in candidates]

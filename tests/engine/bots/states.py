@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 from games.engine import (
     Bid,
@@ -16,8 +17,11 @@ from games.engine import (
     new_match,
     start_round,
 )
+from games.engine.bots import choose_move
 from games.engine.projects import best_declaration
 from games.engine.rules import may_declare, to_act
+from games.engine.rulesets import Ruleset
+from games.engine.selfplay import play_match
 
 
 def seat_of(state: GameState) -> int:
@@ -56,3 +60,23 @@ def random_states(seed: int, rounds: int, scores: tuple[int, int] = (0, 0)) -> I
                 state = apply(state, seat, rng.choice(moves))
         if state.phase is Phase.FINISHED:
             return
+
+
+def bot_match_states(ruleset: Ruleset, seed: int) -> list[GameState]:
+    """Every state of a match of easy bots: they declare, double and (saudi) trump as the
+    rules make them, which is what the bots' evidence is about."""
+
+    def easy(obs: Any, rng: random.Random) -> Any:
+        return choose_move("easy", obs, rng, ruleset=ruleset)
+
+    end = play_match(random.Random(seed), [easy] * 4, ruleset=ruleset, target=200)
+    # play_match returns the end; replay its rounds to see every state on the way.
+    first = end.history[0]
+    state = new_match(ruleset, dealer=first.dealer, target=end.target)
+    states: list[GameState] = []
+    for log in end.history:
+        state = start_round(state, log.deck)
+        for seat, move in log.actions:
+            states.append(state)
+            state = apply(state, seat, move)
+    return states

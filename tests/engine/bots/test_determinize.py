@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from games.engine import observation
+from games.engine import GAMERULES, observation
 from games.engine.bidding import Mode
 from games.engine.bots.determinize import determinize, public_state
 from games.engine.bots.knowledge import infer
@@ -102,7 +102,10 @@ def test_locked_trump_lead_reveals_an_all_trump_hand() -> None:
         if trump is None or obs.trick[0] >> 3 != trump:
             continue
         # R23: the leader held only trumps, so it holds only trumps now.
-        assert infer(obs).excluded[obs.leader] & ~SUIT_MASK[trump] == 0xFFFFFFFF & ~SUIT_MASK[trump]
+        assert (
+            infer(obs, GAMERULES).excluded[obs.leader] & ~SUIT_MASK[trump]
+            == 0xFFFFFFFF & ~SUIT_MASK[trump]
+        )
         det = determinize(obs, random.Random(found))
         assert not det.hands[obs.leader] & ~SUIT_MASK[trump]
         found += 1

@@ -13,17 +13,17 @@ from games.engine import GAMERULES, SAUDI, Ruleset, observation
 from games.engine.bots import HardConfig, choose_move, hard
 from games.engine.bots.auction import call_values
 from games.engine.bots.endgame import Endgame
-from games.engine.bots.inference import beliefs_of, saudi_exclusions
+from games.engine.bots.inference import beliefs_of
+from games.engine.bots.knowledge import compulsory_exclusions
 from games.engine.bots.simulate import Playout
 from games.engine.cards import cards_of
 from games.engine.moves import Bid, Call
 from games.engine.play import close_trick, legal_play_mask
 from games.engine.rules import to_act
-from games.engine.selfplay import play_match
 from games.engine.state import GameState, Phase
 
 from ..helpers import dealt
-from .states import random_states, seat_of
+from .states import bot_match_states, random_states, seat_of
 
 FAST = HardConfig(samples=4, bid_samples=8, double_samples=4)
 
@@ -39,41 +39,18 @@ def _holdings(state: GameState) -> tuple[int, int, int, int]:
     return (held[0], held[1], held[2], held[3])
 
 
-def _rounds_of_bots(ruleset: Ruleset, seed: int) -> list[GameState]:
-    """Every state of a match of easy bots: they declare, double and (saudi) trump as the
-    rules make them, which is what the evidence is about."""
-    states: list[GameState] = []
-
-    def watch(obs: Any, rng: random.Random) -> Any:
-        return choose_move("easy", obs, rng, ruleset=ruleset)
-
-    rng = random.Random(seed)
-    state = play_match(rng, [watch] * 4, ruleset=ruleset, target=200)
-    # play_match returns the end; replay its rounds to see every state on the way.
-    from games.engine.rules import apply, new_match, start_round
-
-    first = state.history[0]
-    replayed = new_match(ruleset, dealer=first.dealer, target=state.target)
-    for log in state.history:
-        replayed = start_round(replayed, log.deck)
-        for seat, move in log.actions:
-            states.append(replayed)
-            replayed = apply(replayed, seat, move)
-    return states
-
-
 @pytest.mark.parametrize("ruleset", [GAMERULES, SAUDI], ids=lambda r: r.name)
 def test_the_real_deal_always_keeps_weight_and_is_never_excluded(ruleset: Ruleset) -> None:
     checked = 0
     for seed in range(3):
-        for state in _rounds_of_bots(ruleset, seed):
+        for state in bot_match_states(ruleset, seed):
             if state.phase is not Phase.PLAYING:
                 continue
             holdings = _holdings(state)
             for seat in range(4):
                 obs = observation(state, seat)
                 assert beliefs_of(obs, ruleset).weight(holdings) > 0
-                excluded = saudi_exclusions(obs, ruleset)
+                excluded = compulsory_exclusions(obs, ruleset)
                 for other in range(4):
                     assert not excluded[other] & state.hands[other], (seat, other)
                 checked += 1
@@ -83,13 +60,13 @@ def test_the_real_deal_always_keeps_weight_and_is_never_excluded(ruleset: Rulese
 def test_saudi_play_proves_an_empty_trump_suit() -> None:
     """S6: a seat void in the led suit that did not trump while an opponent won held no trump."""
     found = 0
-    for state in _rounds_of_bots(SAUDI, 7):
+    for state in bot_match_states(SAUDI, 7):
         if state.phase is not Phase.PLAYING or state.contract is None:
             continue
         trump = state.contract.trump
         if trump is None:
             continue
-        excluded = saudi_exclusions(observation(state, 0), SAUDI)
+        excluded = compulsory_exclusions(observation(state, 0), SAUDI)
         found += sum(1 for s in range(1, 4) if excluded[s] & (0xFF << 8 * trump))
     assert found > 0
 
@@ -175,7 +152,7 @@ def test_the_endgame_search_is_exact(ruleset: Ruleset) -> None:
     minimax finds, with 8 to 12 cards left (every hand known, as in a deal of the search)."""
     rng = random.Random(3)
     compared = 0
-    for state in _rounds_of_bots(ruleset, 11):
+    for state in bot_match_states(ruleset, 11):
         if state.phase is not Phase.PLAYING or len(state.tricks) not in (5, 6):
             continue
         if rng.random() > 0.3:
