@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "games",
     "players",
     "moderation",
+    "tournaments",
     "live",
     "live.push",
 ]
@@ -476,6 +477,12 @@ SPECTACULAR_SETTINGS = {
         "TurnSecondsEnum": "players.api.matchmaking.TURN_SECONDS_ENUM",
         "PeriodEnum": ["all", "week"],
         "PresenceEnum": "players.presence.STATES",
+        "TournamentStatusEnum": "tournaments.models.TournamentStatus",
+        "TournamentFormatEnum": "tournaments.models.Format",
+        "EntryStatusEnum": "tournaments.models.EntryStatus",
+        "TournamentRoundStatusEnum": "tournaments.models.RoundStatus",
+        "PairingOutcomeEnum": "tournaments.models.Outcome",
+        "TournamentListStatusEnum": ["upcoming", "running", "finished"],
     },
 }
 
@@ -697,6 +704,12 @@ CELERY_BEAT_SCHEDULE["push-purge-outbox"] = {
 CELERY_BEAT_SCHEDULE["matchmaking-place"] = {
     "task": "players.tasks.place_waiting_players",
     "schedule": env.float("MATCHMAKING_SWEEP_SECONDS", default=2.0),
+}
+# Tournaments: starts, round deadlines and lost advances (tournaments/tasks.py). A round is
+# late by at most this long.
+CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {
+    "task": "tournaments.tasks.sweep_tournaments",
+    "schedule": env.float("TOURNAMENT_SWEEP_SECONDS", default=30.0),
 }
 # The leaderboards' milestones a rank counts from (players/selectors/leaderboards.py): within
 # the first 1,000 places a rank is exact; below, the places down to its milestone are counted

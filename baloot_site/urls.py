@@ -24,6 +24,7 @@ from players.api import friends as player_friends
 from players.api import invitations as player_invitations
 from players.api import leaderboards, matchmaking, profiles
 from players.api import rematch as player_rematch
+from tournaments import api as tournament_api
 
 router = SimpleRouter(trailing_slash=False)
 router.register("matches", MatchViewSet, basename="matches")
@@ -93,6 +94,31 @@ api_v1 = [
     path("matches/<str:pk>/bots/<int:seat>", table.MatchBotView.as_view(), name="matches-bot"),
     path("matches/<str:pk>/chat", chat_api.MatchChatView.as_view(), name="matches-chat"),
     path("chat/phrases", chat_api.ChatPhrasesView.as_view(), name="chat-phrases"),
+    path("tournaments", tournament_api.TournamentsView.as_view(), name="tournaments"),
+    path("tournaments/<str:pk>", tournament_api.TournamentView.as_view(), name="tournament"),
+    path(
+        "tournaments/<str:pk>/entries",
+        tournament_api.TournamentEntriesView.as_view(),
+        name="tournament-entries",
+    ),
+    path(
+        "tournaments/<str:pk>/entries/mine",
+        tournament_api.MyEntryView.as_view(),
+        name="tournament-entry-mine",
+    ),
+    path(
+        "tournaments/<str:pk>/entries/<str:entry_id>/accept",
+        tournament_api.TournamentEntryAcceptView.as_view(),
+        name="tournament-entry-accept",
+    ),
+    path(
+        "tournaments/<str:pk>/standings",
+        tournament_api.StandingsView.as_view(),
+        name="tournament-standings",
+    ),
+    path(
+        "tournaments/<str:pk>/rounds", tournament_api.RoundsView.as_view(), name="tournament-rounds"
+    ),
     *router.urls,
 ]
 

@@ -61,6 +61,18 @@ class SeatHandedToBot:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """A human turn's deadline passed and the seat's move was played for it (actor
+    ``timeout``), emitted with the move, under the match lock. Tournaments read a player's
+    first turn missed as a no-show."""
+
+    match_id: int
+    version: int
+    seat: int
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerSeated:
     """A player took a free seat of a waiting match (a join, or an invitation's accept),
     emitted under the match lock before anything else follows from it (the start, the version

@@ -189,7 +189,7 @@ def bot_observations(root: Path) -> list[str]:
 
 # --- error-codes: every published error code is raised somewhere ---------------------------
 
-CODE_SOURCES = ("core", "accounts", "games", "moderation", "players", "baloot_site")
+CODE_SOURCES = ("core", "accounts", "games", "moderation", "players", "tournaments", "baloot_site")
 
 
 def code_uses(root: Path) -> tuple[set[str], set[str]]:

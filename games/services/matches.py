@@ -79,11 +79,13 @@ def match_create_table(
     turn_seconds: int | None = None,
     visibility: str = Visibility.PRIVATE,
     rated: bool = True,
+    target: int | None = None,
 ) -> Match:
     """A full table, started at once: ``seats[i]`` sits in seat i, a user or a bot level.
 
-    For callers that choose the four players themselves (quick play). The first user is the
-    creator; every user must be in good standing and appear once; at least one is human.
+    For callers that choose the four players themselves (quick play, tournaments). The first
+    user is the creator; every user must be in good standing and appear once; at least one is
+    human.
     Rated unless told otherwise: quick play is (subject to ``games.selectors.rated``).
     """
     users = [s for s in seats if isinstance(s, User)]
@@ -95,7 +97,7 @@ def match_create_table(
     match = Match.objects.create(
         ruleset=rules.name,
         rules_version=rules.version,
-        target=rules.default_target,
+        target=target or rules.default_target,
         turn_seconds=turn_seconds or settings.BALOOT["DEFAULT_TURN_SECONDS"],
         visibility=visibility,
         invite_code=secrets.token_urlsafe(6) if visibility == Visibility.PRIVATE else "",

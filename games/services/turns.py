@@ -17,7 +17,7 @@ from django.utils.crypto import salted_hmac
 
 from core import clock, events, metrics
 from games import engine
-from games.events import SeatHandedToBot
+from games.events import SeatHandedToBot, TurnTimedOut
 from games.models import Actor, BotLevel, Heartbeat, Match, MatchStatus, Seat
 from games.selectors.seats import is_automatic, playing_level
 from games.services.moves import move_apply
@@ -264,6 +264,12 @@ def _timeout_move_commit(match_id: int, version: int, decided: AutomaticMove) ->
     seat.away = seat.away or went_away
     seat.save(update_fields=["timeouts_in_row", "away"])
     move_apply(match=match, seat=seat.index, move=decided.move, actor=Actor.TIMEOUT)
+    if seat.user_id is not None:
+        events.emit(
+            TurnTimedOut(
+                match_id=match.pk, version=match.version, seat=seat.index, user_id=seat.user_id
+            )
+        )
     if went_away:
         events.emit(
             SeatHandedToBot(

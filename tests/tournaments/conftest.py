@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support.players import Player, player_register
+from tests.support.tournaments import TournamentDriver
+
+
+@pytest.fixture
+def staff(db: None) -> Player:
+    player = player_register()
+    player.user.is_staff = True
+    player.user.save(update_fields=["is_staff"])
+    return player
+
+
+@pytest.fixture
+def cup(
+    db: None,
+    django_capture_on_commit_callbacks: Any,
+    clock: Any,
+    task_recorder: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> TournamentDriver:
+    return TournamentDriver(django_capture_on_commit_callbacks, clock, monkeypatch)
