@@ -71,6 +71,16 @@ _INBOX_EVENTS = {
 }
 
 
+_TOURNAMENT_EVENTS = {
+    "tournament_round_started": "A round of the tournament started (your team plays in it, "
+    "or has a bye).",
+    "tournament_match_ready": "Your team's match of the round is made: `match_id`, with your "
+    "team in seats 0 and 2 or 1 and 3.",
+    "tournament_finished": "The tournament ended (or was cancelled): its `winner` and "
+    "`GET /api/v1/tournaments/{id}/standings`.",
+}
+
+
 def _schemas_needed(components: dict[str, Any], roots: list[str]) -> dict[str, Any]:
     """``roots`` and every component they refer to, transitively."""
     out: dict[str, Any] = {}
@@ -257,6 +267,32 @@ def document() -> dict[str, Any]:
             },
         },
     }
+    schemas["TournamentEventEnum"] = {"type": "string", "enum": list(relay.TOURNAMENT_KINDS)}
+    schemas["TournamentMessage"] = {
+        "type": "object",
+        "description": "A tournament you hold a place in moved on (docs/tournaments.md); read "
+        "`GET /api/v1/tournaments/{id}` and its `rounds` for the rest. Push notifications say "
+        "the same.",
+        "required": ["type", "event", "tournament_id", "round", "match_id"],
+        "additionalProperties": False,
+        "properties": {
+            "type": {"const": "tournament"},
+            "event": {
+                "$ref": "#/components/schemas/TournamentEventEnum",
+                "description": "\n".join(f"- `{k}`: {v}" for k, v in _TOURNAMENT_EVENTS.items()),
+            },
+            "tournament_id": {"type": "integer"},
+            "round": {
+                "type": ["integer", "null"],
+                "description": "The round, for `tournament_round_started` and "
+                "`tournament_match_ready`; else null.",
+            },
+            "match_id": {
+                "type": ["integer", "null"],
+                "description": "Your new match, for `tournament_match_ready`; else null.",
+            },
+        },
+    }
     schemas["PresenceMessage"] = {
         "type": "object",
         "description": "A player you follow came online, sat down at a public match's stream "
@@ -399,6 +435,7 @@ def document() -> dict[str, Any]:
                 "messages": {
                     "inbox": {"$ref": "#/components/messages/inbox"},
                     "presence": {"$ref": "#/components/messages/presence"},
+                    "tournament": {"$ref": "#/components/messages/tournament"},
                 },
             },
         },
@@ -421,6 +458,7 @@ def document() -> dict[str, Any]:
                 "messages": [
                     {"$ref": "#/channels/me/messages/inbox"},
                     {"$ref": "#/channels/me/messages/presence"},
+                    {"$ref": "#/channels/me/messages/tournament"},
                 ],
             },
         },
@@ -456,6 +494,12 @@ def document() -> dict[str, Any]:
                     "An inbox event",
                     "Something happened in one of your matches.",
                     {"$ref": "#/components/schemas/InboxMessage"},
+                ),
+                "tournament": _message(
+                    "tournament",
+                    "A tournament event",
+                    "Something happened in a tournament you play in.",
+                    {"$ref": "#/components/schemas/TournamentMessage"},
                 ),
                 "presence": _message(
                     "presence",

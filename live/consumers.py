@@ -738,6 +738,17 @@ class PlayerStream(_Stream):
         await self.send_json(message["message"])
 
     async def live_note(self, note: relay.Note) -> None:
+        if note["kind"] in relay.TOURNAMENT_KINDS:
+            await self.send_json(
+                {
+                    "type": "tournament",
+                    "event": note["kind"],
+                    "tournament_id": note["tournament_id"],
+                    "round": note["round"],
+                    "match_id": note["match_id"],
+                }
+            )
+            return
         if note["kind"] not in relay.INBOX_KINDS:
             return
         mine = note["kind"] == "your_turn"

@@ -9,6 +9,7 @@ from games import events as game_events
 from games.models import Seat
 from live import relay
 from players import events as player_events
+from tournaments import events as tournament_events
 
 
 def _humans(match_id: int) -> list[int]:
@@ -65,6 +66,43 @@ def on_chat(event: player_events.ChatSent) -> None:
     relay.publish(relay.note_make(relay.CHAT, event.match_id, None, chat_id=event.message_id))
 
 
+def on_tournament_round(event: tournament_events.TournamentRoundStarted) -> None:
+    for user_id in event.user_ids:
+        relay.publish(
+            relay.note_make(
+                "tournament_round_started",
+                None,
+                None,
+                user_id,
+                tournament_id=event.tournament_id,
+                round=event.round,
+            )
+        )
+
+
+def on_tournament_match(event: tournament_events.TournamentMatchReady) -> None:
+    for user_id in event.user_ids:
+        relay.publish(
+            relay.note_make(
+                "tournament_match_ready",
+                event.match_id,
+                None,
+                user_id,
+                tournament_id=event.tournament_id,
+                round=event.round,
+            )
+        )
+
+
+def on_tournament_finished(event: tournament_events.TournamentFinished) -> None:
+    for user_id in event.user_ids:
+        relay.publish(
+            relay.note_make(
+                "tournament_finished", None, None, user_id, tournament_id=event.tournament_id
+            )
+        )
+
+
 def connect() -> None:
     events.subscribe(game_events.VersionCommitted, on_version)
     events.subscribe(game_events.TurnBegan, on_turn)
@@ -75,3 +113,6 @@ def connect() -> None:
     events.subscribe(player_events.InvitationSent, on_invitation)
     events.subscribe(player_events.RematchCancelled, on_rematch_cancelled)
     events.subscribe(player_events.ChatSent, on_chat)
+    events.subscribe(tournament_events.TournamentRoundStarted, on_tournament_round)
+    events.subscribe(tournament_events.TournamentMatchReady, on_tournament_match)
+    events.subscribe(tournament_events.TournamentFinished, on_tournament_finished)

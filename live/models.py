@@ -29,17 +29,22 @@ class LiveEvent(models.Model):
     rows are ids and public facts only; the consumers re-read the match (or its chat) for
     content."""
 
-    match_id = models.BigIntegerField()
+    # Null for a tournament note about no one match.
+    match_id = models.BigIntegerField(null=True)
     # Null for a chat note (chat is not a move), which names its message in ``chat_id``.
     version = models.IntegerField(null=True)
     chat_id = models.BigIntegerField(null=True)
     # The player an inbox event is for; null for a match's version nudge.
     user_id = models.BigIntegerField(null=True)
-    kind = models.CharField(max_length=20)
+    kind = models.CharField(max_length=32)
+    tournament_id = models.BigIntegerField(null=True)
+    round = models.PositiveSmallIntegerField(null=True)
     deadline = models.DateTimeField(null=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     def __str__(self) -> str:
+        if self.tournament_id is not None:
+            return f"{self.kind} t{self.tournament_id} r{self.round}"
         if self.chat_id is not None:
             return f"{self.kind} m{self.match_id} c{self.chat_id}"
         return f"{self.kind} m{self.match_id} v{self.version}"

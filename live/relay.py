@@ -54,11 +54,18 @@ INBOX_KINDS = (
     "rematch_cancelled",
     "analysis_ready",
 )
+# Tournament events for one player (the player stream's ``tournament`` messages).
+TOURNAMENT_KINDS = (
+    "tournament_match_ready",
+    "tournament_round_started",
+    "tournament_finished",
+)
 
 
 class Note(TypedDict):
     kind: str
-    match_id: int
+    # None for a tournament note about no one match (a round started, the tournament ended).
+    match_id: int | None
     # The match version the note is about; None for a chat note.
     version: int | None
     # The chat message a ``CHAT`` note is about; None for every other kind.
@@ -67,6 +74,9 @@ class Note(TypedDict):
     deadline: str | None
     # When the change was committed (epoch seconds): the streams' lag is measured from it.
     at: float
+    # A tournament note's tournament and round; None for every other kind.
+    tournament_id: int | None
+    round: int | None
 
 
 def match_group(match_id: int) -> str:
@@ -83,14 +93,18 @@ def mechanism() -> str:
 
 def note_make(
     kind: str,
-    match_id: int,
+    match_id: int | None,
     version: int | None,
     user_id: int | None = None,
     deadline: datetime | None = None,
     at: float | None = None,
     chat_id: int | None = None,
+    tournament_id: int | None = None,
+    round: int | None = None,
 ) -> Note:
     return {
+        "tournament_id": tournament_id,
+        "round": round,
         "kind": kind,
         "match_id": match_id,
         "version": version,
@@ -115,12 +129,15 @@ def publish(note: Note) -> None:
             chat_id=note["chat_id"],
             user_id=note["user_id"],
             deadline=datetime.fromisoformat(note["deadline"]) if note["deadline"] else None,
+            tournament_id=note["tournament_id"],
+            round=note["round"],
         )
 
 
 def _group_of(note: Note) -> str:
     if note["user_id"] is not None:
         return user_group(note["user_id"])
+    assert note["match_id"] is not None  # every note for no one user is a match's
     return match_group(note["match_id"])
 
 
@@ -218,7 +235,16 @@ def _rows_after(last: int) -> list[dict[str, Any]]:
     return [
         dict(row)
         for row in rows.values(
-            "id", "kind", "match_id", "version", "chat_id", "user_id", "deadline", "created_at"
+            "id",
+            "kind",
+            "match_id",
+            "version",
+            "chat_id",
+            "user_id",
+            "deadline",
+            "created_at",
+            "tournament_id",
+            "round",
         )[:1000]
     ]
 
@@ -252,6 +278,8 @@ async def _tail(ready: asyncio.Future[None]) -> None:
                 row["deadline"],
                 row["created_at"].timestamp(),
                 row["chat_id"],
+                row["tournament_id"],
+                row["round"],
             )
             await layer.group_send(_group_of(note), {"type": "live.note", **note})
         if len(rows) < 1000:

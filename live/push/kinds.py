@@ -17,6 +17,18 @@ class EventKind(models.TextChoices):
     SANCTION = "sanction", "a sanction on your account"
     # players.events.InvitationSent
     INVITATION = "invitation", "an invitation to a match"
+    # tournaments.events
+    TOURNAMENT_ROUND_STARTED = "tournament_round_started", "a tournament round started"
+    TOURNAMENT_MATCH_READY = "tournament_match_ready", "your tournament match is ready"
+    TOURNAMENT_FINISHED = "tournament_finished", "a tournament finished"
+
+
+# The kinds about a tournament: their payload names it (``tournament_id``, ``round``).
+TOURNAMENT_KINDS = (
+    EventKind.TOURNAMENT_ROUND_STARTED,
+    EventKind.TOURNAMENT_MATCH_READY,
+    EventKind.TOURNAMENT_FINISHED,
+)
 
 
 # (title, body) per kind; bodies may use the placeholders of the payload's ``data``.
@@ -38,6 +50,18 @@ TEXTS = {
     EventKind.INVITATION: (
         _("Invitation"),
         _("You are invited to play match %(match_id)s."),
+    ),
+    EventKind.TOURNAMENT_ROUND_STARTED: (
+        _("Tournament round"),
+        _("Round %(round)s of %(tournament)s has started."),
+    ),
+    EventKind.TOURNAMENT_MATCH_READY: (
+        _("Your tournament match"),
+        _("Your match of round %(round)s in %(tournament)s is ready: match %(match_id)s."),
+    ),
+    EventKind.TOURNAMENT_FINISHED: (
+        _("Tournament over"),
+        _("%(tournament)s has finished. See the standings."),
     ),
 }
 

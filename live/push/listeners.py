@@ -21,6 +21,8 @@ from live.push.kinds import EventKind
 from live.push.models import Device, Notification, Preferences, notification_key
 from moderation.events import SanctionApplied
 from players.events import InvitationSent
+from tournaments.events import TournamentFinished, TournamentMatchReady, TournamentRoundStarted
+from tournaments.models import Tournament
 
 # Turns at least this long get a reminder when 80% of their clock is gone.
 REMINDER_MIN_TURN_SECONDS = 3600
@@ -35,6 +37,9 @@ def connect() -> None:
     events.subscribe(SanctionApplied, on_sanction_applied)
     events.subscribe(InvitationSent, on_invitation_sent)
     events.subscribe(AccountDeleted, on_account_deleted)
+    events.subscribe(TournamentRoundStarted, on_tournament_round_started)
+    events.subscribe(TournamentMatchReady, on_tournament_match_ready)
+    events.subscribe(TournamentFinished, on_tournament_finished)
 
 
 def notification_write(
@@ -45,6 +50,7 @@ def notification_write(
     version: int | None,
     data: dict[str, Any] | None = None,
     due_at: datetime | None = None,
+    scope: str = "",
 ) -> Notification | None:
     """The outbox row for ``user_id``, or None when it would reach nobody (no device, or the
     kind is muted) or was written already (the same user, kind, match and version)."""
@@ -53,7 +59,9 @@ def notification_write(
     muted = Preferences.objects.filter(user_id=user_id).values_list("muted", flat=True).first()
     if muted and kind in muted:
         return None
-    key = notification_key(user_id=user_id, kind=kind, match_id=match_id, version=version)
+    key = notification_key(
+        user_id=user_id, kind=kind, match_id=match_id, version=version, scope=scope
+    )
     if Notification.objects.filter(key=key).exists():
         return None
     try:
@@ -196,3 +204,45 @@ def on_account_deleted(event: AccountDeleted) -> None:
     Device.objects.filter(user_id=event.user_id).delete()
     Preferences.objects.filter(user_id=event.user_id).delete()
     Notification.objects.filter(user_id=event.user_id).delete()
+
+
+def _tournament_notify(
+    kind: EventKind,
+    tournament_id: int,
+    round: int | None,
+    user_ids: tuple[int, ...],
+    match_id: int | None = None,
+) -> None:
+    reachable = [u for u in user_ids if _reachable(u)]
+    if not reachable:
+        return
+    name = Tournament.objects.filter(pk=tournament_id).values_list("name", flat=True).first()
+    for user_id in reachable:
+        notification_write(
+            user_id=user_id,
+            kind=kind,
+            match_id=match_id,
+            version=None,
+            data={"tournament_id": tournament_id, "tournament": name or "", "round": round},
+            scope=f"t{tournament_id}r{round or 0}",
+        )
+
+
+def on_tournament_round_started(event: TournamentRoundStarted) -> None:
+    _tournament_notify(
+        EventKind.TOURNAMENT_ROUND_STARTED, event.tournament_id, event.round, event.user_ids
+    )
+
+
+def on_tournament_match_ready(event: TournamentMatchReady) -> None:
+    _tournament_notify(
+        EventKind.TOURNAMENT_MATCH_READY,
+        event.tournament_id,
+        event.round,
+        event.user_ids,
+        match_id=event.match_id,
+    )
+
+
+def on_tournament_finished(event: TournamentFinished) -> None:
+    _tournament_notify(EventKind.TOURNAMENT_FINISHED, event.tournament_id, None, event.user_ids)

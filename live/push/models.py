@@ -111,5 +111,10 @@ class Notification(models.Model):
         return f"{self.kind}-{self.user_id}".replace("_", "-")
 
 
-def notification_key(*, user_id: int, kind: str, match_id: int | None, version: int | None) -> str:
-    return f"{kind}:{match_id or 0}:{version or 0}:{user_id}"
+def notification_key(
+    *, user_id: int, kind: str, match_id: int | None, version: int | None, scope: str = ""
+) -> str:
+    """One row per (user, kind, match, version), and per ``scope`` for events about no match
+    (a tournament's round: ``t<id>r<round>``)."""
+    key = f"{kind}:{match_id or 0}:{version or 0}:{user_id}"
+    return f"{key}:{scope}" if scope else key

@@ -8,12 +8,13 @@ from typing import Any
 
 from django.utils import translation
 
-from live.push.kinds import FINISHED_TEXTS, TEXTS, EventKind
+from live.push.kinds import FINISHED_TEXTS, TEXTS, TOURNAMENT_KINDS, EventKind
 from live.push.models import Notification
 
 
 def texts(kind: str, data: dict[str, Any], match_id: int | None, language: str) -> tuple[str, str]:
     values = {"match_id": match_id, **data.get("scores", {})}
+    values.update({k: data[k] for k in ("tournament", "round") if k in data})
     if kind == EventKind.MATCH_FINISHED:
         title, body = FINISHED_TEXTS[data.get("result", "aborted")]
     else:
@@ -36,4 +37,7 @@ def payload_for(row: Notification, language: str) -> dict[str, Any]:
     if row.kind == EventKind.MATCH_FINISHED:
         payload["result"] = row.data.get("result")
         payload["scores"] = row.data.get("scores")
+    if row.kind in TOURNAMENT_KINDS:
+        payload["tournament_id"] = row.data.get("tournament_id")
+        payload["round"] = row.data.get("round")
     return payload

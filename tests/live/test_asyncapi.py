@@ -54,7 +54,15 @@ def test_the_official_parser_finds_no_error(document: dict[str, Any], tmp_path: 
     report = json.loads(run.stdout)
     assert report["valid"] and not report["errors"] and not report["warnings"], report
     assert report["channels"] == ["/ws/v1/matches/{match_id}", "/ws/v1/me"]
-    assert sorted(report["messages"]) == ["chat", "inbox", "move", "presence", "reveal", "view"]
+    assert sorted(report["messages"]) == [
+        "chat",
+        "inbox",
+        "move",
+        "presence",
+        "reveal",
+        "tournament",
+        "view",
+    ]
 
 
 def test_it_describes_every_message_close_code_and_way_in(
