@@ -105,6 +105,11 @@ class ModerationKind(models.TextChoices):
     FLAG_DISMISS = "flag_dismiss"
     FLAG_UPHOLD = "flag_uphold"
     AVATAR_REMOVE = "avatar_remove"
+    # tournaments.services.staff (``changes`` names the tournament and the entry)
+    TOURNAMENT_EDIT = "tournament_edit"
+    TOURNAMENT_CANCEL = "tournament_cancel"
+    TEAM_DISQUALIFY = "team_disqualify"
+    TEAM_REPLACE = "team_replace"
 
 
 class ModerationAction(models.Model):

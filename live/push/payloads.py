@@ -14,7 +14,8 @@ from live.push.models import Notification
 
 def texts(kind: str, data: dict[str, Any], match_id: int | None, language: str) -> tuple[str, str]:
     values = {"match_id": match_id, **data.get("scores", {})}
-    values.update({k: data[k] for k in ("tournament", "round") if k in data})
+    # A tournament's name and round (a row written without them still reads, blank).
+    values.update({k: data.get(k) or "" for k in ("tournament", "round")})
     if kind == EventKind.MATCH_FINISHED:
         title, body = FINISHED_TEXTS[data.get("result", "aborted")]
     else:

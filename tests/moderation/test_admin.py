@@ -35,6 +35,13 @@ MODERATOR_PERMISSIONS = {
     "moderation.view_flag",
     "moderation.change_flag",
     "moderation.view_flagevidence",
+    "tournaments.view_tournament",
+    "tournaments.add_tournament",
+    "tournaments.change_tournament",
+    "tournaments.moderate_tournament",
+    "tournaments.view_entry",
+    "tournaments.view_tournamentround",
+    "tournaments.view_pairing",
 }
 
 M = TypeVar("M", bound=Model)

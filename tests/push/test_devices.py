@@ -27,6 +27,9 @@ KINDS = [
     "seat_to_bot",
     "sanction",
     "invitation",
+    "tournament_round_started",
+    "tournament_match_ready",
+    "tournament_finished",
 ]
 
 

@@ -33,7 +33,12 @@ def test_every_push_text_reads_in_arabic_with_the_same_placeholders() -> None:
 
 
 def test_every_kind_has_a_text_in_both_languages() -> None:
-    data = {"result": "won", "scores": {"mine": 152, "theirs": 90}}
+    data = {
+        "result": "won",
+        "scores": {"mine": 152, "theirs": 90},
+        "tournament": "Eid cup",
+        "round": 2,
+    }
     for kind in kinds.EventKind:
         for language in ("en", "ar"):
             title, body = texts(kind, data, 7, language)

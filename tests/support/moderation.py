@@ -55,4 +55,13 @@ def moderators_group() -> Group:
         )
         for app, model, codename in migration.MODERATOR_PERMISSIONS
     )
+    later = importlib.import_module("tournaments.migrations.0002_moderators")
+    group.permissions.add(
+        *(
+            Permission.objects.get(
+                content_type__app_label="tournaments", content_type__model=model, codename=codename
+            )
+            for model, codename in later.TOURNAMENT_PERMISSIONS
+        )
+    )
     return group
