@@ -29,7 +29,8 @@ def result_record(event: MatchFinished) -> None:
     seats 0 and 2: team 0). A match staff aborted (no winner) is decided as at the deadline:
     by the score, then the better seed."""
     row = (
-        Pairing.objects.select_for_update()
+        # of=self: team B is null for a bye, and PostgreSQL locks no outer join's null side.
+        Pairing.objects.select_for_update(of=("self",))
         .select_related("team_a", "team_b")
         .filter(match_id=event.match_id, winner__isnull=True)
         .first()
