@@ -59,7 +59,7 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "$(FAST_TIER)" -n $(FAST_PROCESSES) $(PYTEST_ARGS)
 
 # mypy with the Django and DRF plugins over the whole project, tests included ([tool.mypy]).
-MYPY_PATHS := baloot_site core accounts moderation players games live bench scripts tests manage.py
+MYPY_PATHS := baloot_site core accounts moderation players games tournaments live bench scripts tests manage.py
 
 # Then the checks that read the source rather than run it (scripts/check_*.py), one a line.
 lint: $(STAMP)

@@ -5,11 +5,13 @@ constraint). Each race is run several times; every outcome must be one of the se
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
+from accounts.models import User
 from core.errors import DomainError
 from games.models import Seat
 from games.services import match_resign
@@ -59,18 +61,25 @@ def _team(tournament: Tournament) -> tuple[Player, Player]:
     return a, b
 
 
+def _user_at(match_id: int, seat: int) -> User:
+    user = Seat.objects.get(match_id=match_id, index=seat).user
+    assert user is not None
+    return user
+
+
 def test_two_entries_for_one_player_make_one_place() -> None:
     owner = player_register()
     for _ in range(3):
         tournament = _tournament(owner)
         player, x, y = player_register(), player_register(), player_register()
 
-        def enter(partner: Player, t: Tournament = tournament, p: Player = player) -> Any:
-            return registration.entry_create(
-                tournament_id=t.pk, user=p.user, partner=partner.user, code=t.invite_code
-            )
-
-        results = race([lambda x=x: enter(x), lambda y=y: enter(y)])
+        enter = partial(
+            registration.entry_create,
+            tournament_id=tournament.pk,
+            user=player.user,
+            code=tournament.invite_code,
+        )
+        results = race([partial(enter, partner=x.user), partial(enter, partner=y.user)])
         made = [r for r in results if isinstance(r, Entry)]
         refused = [r for r in results if isinstance(r, AlreadyEntered)]
         assert len(made) == 1 and len(refused) == 1, results
@@ -92,9 +101,12 @@ def test_a_partner_accepting_while_registration_closes() -> None:
         _due(tournament)
         results = race(
             [
-                lambda t=tournament: rounds.tournament_start(t.pk),
-                lambda t=tournament, e=entry, u=b: registration.entry_accept(
-                    tournament_id=t.pk, entry_id=e.pk, user=u.user
+                partial(rounds.tournament_start, tournament.pk),
+                partial(
+                    registration.entry_accept,
+                    tournament_id=tournament.pk,
+                    entry_id=entry.pk,
+                    user=b.user,
                 ),
             ]
         )
@@ -126,15 +138,14 @@ def test_a_round_starting_while_a_result_arrives() -> None:
         assert rounds.tournament_start(tournament.pk)
         first, last = Pairing.objects.filter(tournament=tournament).order_by("position")
         assert first.match_id is not None and last.match_id is not None
-        loser = Seat.objects.get(match_id=first.match_id, index=1).user
-        match_resign(match_id=first.match_id, user=loser)
+        match_resign(match_id=first.match_id, user=_user_at(first.match_id, 1))
         # The round's last result and two advances (the sweep's, a lost task's redelivery) at once.
-        last_loser = Seat.objects.get(match_id=last.match_id, index=1).user
+        last_loser = _user_at(last.match_id, 1)
         results = race(
             [
-                lambda m=last.match_id, u=last_loser: match_resign(match_id=m, user=u),
-                lambda t=tournament: rounds.tournament_advance(t.pk),
-                lambda t=tournament: rounds.tournament_advance(t.pk),
+                partial(match_resign, match_id=last.match_id, user=last_loser),
+                partial(rounds.tournament_advance, tournament.pk),
+                partial(rounds.tournament_advance, tournament.pk),
             ]
         )
         assert not [r for r in results if isinstance(r, BaseException | DomainError)], results
