@@ -11,7 +11,7 @@ TS_CLIENT := tests/clients/ts
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast test-deps lint format bench bench-analysis bench-sawa bench-load bench-live bench-leaderboard bench-push bench-capacity bots-eval schema demo clean system-deps
+.PHONY: run test test-fast test-deps lint format bench bench-analysis bench-tournaments bench-sawa bench-load bench-live bench-leaderboard bench-push bench-capacity bots-eval schema demo clean system-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -100,6 +100,13 @@ bench-analysis: $(STAMP)
 FAIRPLAY_ARGS ?= --honest 200 --cheats 60
 bench-fairplay: $(STAMP)
 	$(PY) -m bench.fairplay $(FAIRPLAY_ARGS)
+
+# Tournaments at full size played by bots (issue 29): a 256-team knockout and a 64-team, 6-round
+# Swiss, every match log checked, the scheduling work per round timed (bench/tournaments.py;
+# SQLite in a temporary folder; about half an hour on one core with matches to 152).
+TOURNAMENT_ARGS ?=
+bench-tournaments: $(STAMP)
+	$(PY) -m bench.tournaments $(TOURNAMENT_ARGS)
 
 # Sawa adjudication (rules-saudi.md S22) at its worst case, 4 cards a hand (bench/sawa.py).
 bench-sawa: $(STAMP)

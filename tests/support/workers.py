@@ -135,12 +135,13 @@ def worker_start(
     purge: bool = True,
     env: dict[str, str] | None = None,
 ) -> WorkerProcess:
-    """Start a worker (by default on empty queues), with a one-second sweep and quick bots;
+    """Start a worker (by default on empty queues), with one-second sweeps and quick bots;
     ``env`` adds to (or overrides) its environment."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
         "BALOOT_SWEEP_SECONDS": "1",
+        "TOURNAMENT_SWEEP_SECONDS": "1",
         "BALOOT_BOT_TIME_BUDGET": "0.05",
         "BALOOT_HARD_BOT_TIME_BUDGET": "0.05",
         **(env or {}),
