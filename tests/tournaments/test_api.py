@@ -71,6 +71,8 @@ def test_staff_create_public_tournaments_and_players_private_ones(
     stranger = make_player()
     _problem(stranger.client.get(f"{URL}/{private.json()['id']}"), 404, "tournament_not_found")
     _problem(anon.get(f"{URL}/{private.json()['id']}"), 404, "tournament_not_found")
+    _problem(anon.get(f"{URL}/{private.json()['id']}?code=ك"), 404, "tournament_not_found")
+    assert anon.get(f"{URL}/{private.json()['id']}/rounds?code={code}").status_code == 200
     seen = stranger.client.get(f"{URL}/{private.json()['id']}?code={code}")
     assert seen.status_code == 200 and seen.json()["invite_code"] is None
     _problem(anon.get(f"{URL}/nope"), 404, "tournament_not_found")

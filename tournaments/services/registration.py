@@ -55,11 +55,11 @@ def may_see(tournament: Tournament, user: User | None, code: str | None = None) 
     players holding or offered a place in it, and whoever has its invite code."""
     if tournament.public:
         return True
+    if code and hmac.compare_digest(code.encode(), tournament.invite_code.encode()):
+        return True
     if user is None:
         return False
     if user.is_staff or tournament.created_by_id == user.pk:
-        return True
-    if code and hmac.compare_digest(code, tournament.invite_code):
         return True
     return (
         Membership.objects.filter(tournament=tournament, user=user).exists()
