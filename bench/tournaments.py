@@ -1,7 +1,7 @@
 """Tournaments at full size, played to the end by bots: a 256-team knockout and a 64-team,
 6-round Swiss.
 
-    python -m bench.tournaments [--target 152] [--database-url URL]
+    python -m bench.tournaments [--target 152] [--formats knockout,swiss] [--database-url URL]
 
 Each team is two accounts; every seat of every match is played by the easy bot (the away bot),
 move by move through ``games.services.bot_turn_play``, in this process. Each round's last
@@ -132,13 +132,19 @@ def main() -> None:
     parser.add_argument("--knockout-teams", type=int, default=256)
     parser.add_argument("--swiss-teams", type=int, default=64)
     parser.add_argument("--swiss-rounds", type=int, default=6)
+    parser.add_argument(
+        "--formats", default="knockout,swiss", help="which to run (one process each on 2 cores)"
+    )
     args = parser.parse_args()
     _setup(args.database_url)
     from games.services.scheduling import scheduler_register
 
     scheduler_register(lambda *args: None)  # the bench plays every turn itself
-    run("knockout", args.knockout_teams, args.target, None)
-    run("swiss", args.swiss_teams, args.target, args.swiss_rounds)
+    formats = args.formats.split(",")
+    if "knockout" in formats:
+        run("knockout", args.knockout_teams, args.target, None)
+    if "swiss" in formats:
+        run("swiss", args.swiss_teams, args.target, args.swiss_rounds)
 
 
 if __name__ == "__main__":
