@@ -64,12 +64,12 @@ def run(fmt: str, teams: int, target: int, swiss_rounds: int | None) -> None:
 
     times = RoundTimes()
     rounds.advancer_register(timed_advancer(rounds.tournament_advance, times))
-    owner = User.objects.create_user(username=f"owner-{fmt}", password=None, is_staff=True)
+    owner = User.objects.create_user(username=f"owner-{fmt}", password=None)
     tournament = registration.tournament_create(
         creator=owner,
         name=f"{fmt} of {teams}",
         format=fmt,
-        public=True,
+        public=False,
         capacity=teams,
         starts_at=timezone.now() + timedelta(hours=1),
         round_seconds=86400,

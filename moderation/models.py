@@ -106,6 +106,7 @@ class ModerationKind(models.TextChoices):
     FLAG_UPHOLD = "flag_uphold"
     AVATAR_REMOVE = "avatar_remove"
     # tournaments.services.staff (``changes`` names the tournament and the entry)
+    TOURNAMENT_CREATE = "tournament_create"
     TOURNAMENT_EDIT = "tournament_edit"
     TOURNAMENT_CANCEL = "tournament_cancel"
     TEAM_DISQUALIFY = "team_disqualify"

@@ -18,9 +18,19 @@ from accounts.authentication import request_user
 from accounts.models import User
 from core import clock
 from core.errors import DomainError
+from games import engine
 from moderation.admin.steps import ReasonForm, Step, run_step
-from tournaments.models import Entry, Pairing, Tournament, TournamentRound, TournamentStatus
-from tournaments.services import staff
+from moderation.models import ModerationKind
+from moderation.services.log import action_log
+from tournaments.models import (
+    Entry,
+    Format,
+    Pairing,
+    Tournament,
+    TournamentRound,
+    TournamentStatus,
+)
+from tournaments.services import registration, staff
 
 _MODERATE = "tournaments.moderate_tournament"
 
@@ -34,9 +44,37 @@ class EditForm(ModelForm):
         help_text=_("Why (required when changing a tournament): kept in the moderation log."),
     )
 
+    ruleset = forms.ChoiceField(choices=[(name, name) for name in sorted(engine.RULESETS)])
+
     class Meta:
         model = Tournament
-        fields = [*staff.EDITABLE, "format"]
+        fields = ["format", *staff.EDITABLE]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        instance = self.instance
+        new = instance.pk is None
+
+        def value(name: str) -> Any:
+            return data[name] if name in data else getattr(instance, name)
+
+        if any(
+            value(name) is None for name in ("format", "capacity", "starts_at", "round_seconds")
+        ):
+            return data  # the missing fields are reported already
+        for field, why in registration.settings_refusals(
+            format=value("format"),
+            ruleset=value("ruleset"),
+            capacity=value("capacity"),
+            starts_at=value("starts_at"),
+            round_seconds=value("round_seconds"),
+            swiss_rounds=value("swiss_rounds"),
+            new=new or "starts_at" in self.changed_data,
+        ):
+            self.add_error(field if field in self.fields else None, why)
+        if not new and self.changed_data and not (data.get("reason") or "").strip():
+            self.add_error("reason", _("Say why: it goes to the moderation log."))
+        return data
 
 
 class ReplaceForm(ReasonForm):
@@ -130,14 +168,22 @@ class TournamentAdmin(admin.ModelAdmin):
         if obj is None:
             return fixed
         editable = obj.status == TournamentStatus.REGISTRATION
-        return fixed + (() if editable else (*staff.EDITABLE, "format"))
+        return (*fixed, "format", *(() if editable else staff.EDITABLE))
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change:
             obj.created_by = request_user(request)
             obj.created_at = clock.now()
             obj.invite_code = "" if obj.public else secrets.token_urlsafe(9)
+            if obj.format != Format.SWISS:
+                obj.swiss_rounds = None
             obj.save()
+            action_log(
+                moderator=obj.created_by,
+                kind=ModerationKind.TOURNAMENT_CREATE,
+                reason=form.cleaned_data.get("reason") or "Created in the admin.",
+                changes={"tournament": obj.pk, "name": obj.name},
+            )
             return
         fields = {
             name: form.cleaned_data[name] for name in form.changed_data if name in staff.EDITABLE

@@ -72,3 +72,8 @@ class PublicTournamentStaffOnly(DomainError):
 class TournamentOver(Conflict):
     code = "tournament_over"
     default_detail = _("This tournament has ended.")
+
+
+class TeamDisqualified(Conflict):
+    code = "team_disqualified"
+    default_detail = _("Your team was disqualified from this tournament.")

@@ -19,8 +19,8 @@ Swiss
 Standings (Swiss, and the table shown for a knockout)
     1. match points: 1 a win (a bye and a forfeit won count as wins), 0 a loss;
     2. Buchholz: the sum of the match points of the teams met (a bye adds no opponent);
-    3. point difference: game points scored minus conceded over the matches played (a bye
-       or a forfeit adds none);
+    3. point difference: game points scored minus conceded over the matches played (a bye or
+       a walkover adds none; a forfeit, the score when it ended);
     4. seed, so that the order is total.
 """
 
@@ -161,9 +161,9 @@ def swiss_round(ranked: Sequence[int], met: set[frozenset[int]], byes: set[int])
     teams = list(ranked)
     bye_options: list[int | None] = [None]
     if len(teams) % 2:
+        # The lowest-ranked without a bye first; a second bye only if no one else can sit out.
         bye_options = [t for t in reversed(teams) if t not in byes]
-        if not bye_options:  # everyone has had one: the lowest again
-            bye_options = list(reversed(teams))
+        bye_options += [t for t in reversed(teams) if t in byes]
     budget = [SEARCH_BUDGET]
     for bye in bye_options:
         rest = [t for t in teams if t != bye]

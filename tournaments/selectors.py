@@ -11,7 +11,6 @@ from accounts.models import User
 from players.selectors.social import person_json
 from tournaments import pairing
 from tournaments.models import (
-    HOLDING,
     Entry,
     EntryStatus,
     Format,
@@ -117,7 +116,7 @@ def listed_json(tournament: Tournament) -> dict[str, Any]:
         "ruleset": tournament.ruleset,
         "public": tournament.public,
         "capacity": tournament.capacity,
-        "teams": getattr(tournament, "held", None) or 0,
+        "teams": _listed_teams(tournament),
         "starts_at": tournament.starts_at,
         "status": tournament.status,
         "listed_as": next(k for k, v in STATUS_FILTERS.items() if tournament.status in v),
@@ -126,11 +125,22 @@ def listed_json(tournament: Tournament) -> dict[str, Any]:
 
 
 def with_team_counts(rows: QuerySet[Tournament]) -> QuerySet[Tournament]:
-    """``held``: the entries holding places (an approximation of teams while solo entries
-    wait to be paired; exact once the tournament has started)."""
+    """The counts ``_listed_teams`` reads, in the list's one query: the same rule as a
+    tournament's own ``teams`` (``registration.teams_counted``, then the seeded teams)."""
+    paired = (EntryStatus.INVITED, EntryStatus.CONFIRMED)
     return rows.annotate(
-        held=Count("entries", filter=Q(entries__status__in=HOLDING), distinct=True)
+        paired=Count("entries", filter=Q(entries__status__in=paired), distinct=True),
+        solos=Count("entries", filter=Q(entries__status=EntryStatus.SOLO), distinct=True),
+        seeded=Count("entries", filter=Q(entries__seed__isnull=False), distinct=True),
     )
+
+
+def _listed_teams(tournament: Tournament) -> int:
+    if tournament.status == TournamentStatus.REGISTRATION:
+        return (
+            int(getattr(tournament, "paired", 0)) + (int(getattr(tournament, "solos", 0)) + 1) // 2
+        )
+    return int(getattr(tournament, "seeded", 0))
 
 
 def standings_json(tournament: Tournament) -> dict[str, Any]:

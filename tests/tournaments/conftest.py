@@ -4,15 +4,18 @@ from typing import Any
 
 import pytest
 
+from tests.support.moderation import moderators_group
 from tests.support.players import Player, player_register
 from tests.support.tournaments import TournamentDriver
 
 
 @pytest.fixture
 def staff(db: None) -> Player:
+    """Staff in the moderators group (who may create public tournaments)."""
     player = player_register()
     player.user.is_staff = True
     player.user.save(update_fields=["is_staff"])
+    player.user.groups.add(moderators_group())
     return player
 
 

@@ -163,6 +163,9 @@ def test_a_private_tournament_is_entered_with_its_code(
     assert not Entry.objects.exists()
     ok = guest.client.post(entries, {"code": created["invite_code"]}, format="json")
     assert ok.status_code == 201 and ok.json()["status"] == "solo"
+    # One solo entry is a team's place in the list and in the detail alike.
+    listed = guest.client.get(URL).json()["results"]
+    assert [t["teams"] for t in listed] == [1]
     # Holding a place, the guest sees it without the code, and sees the code.
     detail = guest.client.get(f"{URL}/{created['id']}").json()
     assert detail["invite_code"] == created["invite_code"]
@@ -209,6 +212,8 @@ def test_after_the_start_entries_are_closed_and_the_rounds_show_the_matches(
     assert standings["standings"][0]["points"] == 1  # the bye
     detail = anon.get(f"{URL}/{tournament.pk}").json()
     assert detail["status"] == "running" and detail["teams"] == 3
+    listed = anon.get(f"{URL}?status=running").json()["results"]
+    assert [(t["id"], t["teams"]) for t in listed] == [(tournament.pk, 3)]
 
 
 def test_a_player_not_seated_there_is_a_stranger_to_the_invitation(
@@ -228,3 +233,34 @@ def test_a_player_not_seated_there_is_a_stranger_to_the_invitation(
         404,
         "entry_not_found",
     )
+
+
+def test_every_endpoint_for_every_persona(
+    cup: TournamentDriver, staff: Player, make_player: Any, anon: Any
+) -> None:
+    """Who gets what on each path of a private tournament: anonymous, a stranger, a stranger
+    with the code, an entrant, and staff (status codes only; the bodies are tested above)."""
+    owner, partner, stranger = make_player(), make_player(), make_player()
+    created = owner.client.post(URL, _body(cup), format="json").json()
+    base, code = f"{URL}/{created['id']}", created["invite_code"]
+    entry = owner.client.post(
+        f"{base}/entries", {"partner": partner.user.username}, format="json"
+    ).json()
+    reads = ["", "/standings", "/rounds"]
+    for tail in reads:
+        assert anon.get(f"{base}{tail}").status_code == 404, tail
+        assert stranger.client.get(f"{base}{tail}").status_code == 404, tail
+        assert anon.get(f"{base}{tail}?code={code}").status_code == 200, tail
+        assert owner.client.get(f"{base}{tail}").status_code == 200, tail
+        assert partner.client.get(f"{base}{tail}").status_code == 200, tail
+        assert staff.client.get(f"{base}{tail}").status_code == 200, tail
+    accept = f"{base}/entries/{entry['id']}/accept"
+    for client in (anon,):
+        assert client.post(f"{base}/entries", {}, format="json").status_code == 401
+        assert client.post(accept).status_code == 401
+        assert client.delete(f"{base}/entries/mine").status_code == 401
+    _problem(stranger.client.post(accept), 404, "tournament_not_found")
+    _problem(stranger.client.delete(f"{base}/entries/mine"), 404, "not_entered")
+    _problem(staff.client.post(accept), 403, "not_your_invitation")
+    assert partner.client.post(accept).status_code == 200
+    assert owner.client.delete(f"{base}/entries/mine").status_code == 204

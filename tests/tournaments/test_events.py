@@ -76,21 +76,21 @@ def test_the_player_stream_carries_tournament_messages(
     from tournaments.services.rounds import tournament_start
 
     monkeypatch.setattr(tasks.advance_tournament, "delay", lambda tid: None)
-    staff = player_register()
-    staff.user.is_staff = True
-    staff.user.save(update_fields=["is_staff"])
+    owner = player_register()
     tournament = tournament_create(
-        creator=staff.user,
+        creator=owner.user,
         name="Cup",
         format="knockout",
-        public=True,
+        public=False,
         capacity=4,
         starts_at=timezone.now() + timedelta(hours=1),
         round_seconds=3600,
     )
     players = [player_register() for _ in range(4)]
     for a, b in (players[0:2], players[2:4]):
-        entry = entry_create(tournament_id=tournament.pk, user=a.user, partner=b.user)
+        entry = entry_create(
+            tournament_id=tournament.pk, user=a.user, partner=b.user, code=tournament.invite_code
+        )
         entry_accept(tournament_id=tournament.pk, entry_id=entry.pk, user=b.user)
     stream = Stream(f"{stream_server.url}/ws/v1/me", players[3].token)
     type(tournament).objects.filter(pk=tournament.pk).update(

@@ -32,13 +32,11 @@ def _inline_advance(monkeypatch: pytest.MonkeyPatch, task_recorder: Any) -> None
 
 def _run(format: str, teams: int, **fields: Any) -> Tournament:
     owner = player_register()
-    owner.user.is_staff = True
-    owner.user.save(update_fields=["is_staff"])
     tournament = registration.tournament_create(
         creator=owner.user,
         name=f"{format} of {teams}",
         format=format,
-        public=True,
+        public=False,
         capacity=teams,
         starts_at=timezone.now() + timedelta(hours=1),
         round_seconds=3600,
@@ -47,7 +45,9 @@ def _run(format: str, teams: int, **fields: Any) -> Tournament:
     )
     for _ in range(teams):
         a, b = player_register(), player_register()
-        entry = registration.entry_create(tournament_id=tournament.pk, user=a.user, partner=b.user)
+        entry = registration.entry_create(
+            tournament_id=tournament.pk, user=a.user, partner=b.user, code=tournament.invite_code
+        )
         registration.entry_accept(tournament_id=tournament.pk, entry_id=entry.pk, user=b.user)
     Tournament.objects.filter(pk=tournament.pk).update(
         starts_at=timezone.now() - timedelta(seconds=1)

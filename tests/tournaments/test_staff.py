@@ -66,6 +66,35 @@ def test_a_moderator_creates_a_tournament_in_the_admin(
     assert response.status_code == 302, response.content.decode()[:2000]
     tournament = Tournament.objects.get(name="Eid cup")
     assert tournament.created_by_id == moderator.id and tournament.public
+    assert ModerationAction.objects.get(kind="tournament_create").changes == {
+        "tournament": tournament.pk,
+        "name": "Eid cup",
+    }
+
+
+def test_the_admin_refuses_what_the_api_refuses(cup: TournamentDriver, mod_client: Client) -> None:
+    response = mod_client.post(
+        "/admin/tournaments/tournament/add/",
+        {
+            "name": "Bad",
+            "format": "swiss",
+            "ruleset": "gamerules",
+            "target": 152,
+            "turn_seconds": 60,
+            "capacity": 1,
+            "starts_at_0": "2020-01-01",
+            "starts_at_1": "18:00:00",
+            "round_seconds": 10,
+            "entries-TOTAL_FORMS": 0,
+            "entries-INITIAL_FORMS": 0,
+            "rounds-TOTAL_FORMS": 0,
+            "rounds-INITIAL_FORMS": 0,
+        },
+    )
+    assert response.status_code == 200  # the form again, with its errors
+    errors = response.context["adminform"].form.errors
+    assert {"capacity", "round_seconds", "starts_at", "swiss_rounds"} <= set(errors)
+    assert not Tournament.objects.filter(name="Bad").exists()
 
 
 def test_edits_before_the_start_are_logged_and_refused_after(
@@ -188,7 +217,7 @@ def test_staff_outside_the_group_and_players_cannot(
     assert player.get("/admin/tournaments/tournament/").status_code == 302  # to the login
     tournament.refresh_from_db()
     assert tournament.status == "registration"
-    assert not ModerationAction.objects.exists()
+    assert not ModerationAction.objects.exclude(kind="tournament_create").exists()
 
 
 def test_the_admin_pages_render_for_a_moderator(

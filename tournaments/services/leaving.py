@@ -6,8 +6,8 @@ from django.db import transaction
 
 from accounts.models import User
 from core import clock
-from tournaments.errors import NotEntered, TournamentOver
-from tournaments.models import Entry, EntryStatus, Membership, TournamentStatus
+from tournaments.errors import NotEntered, TeamDisqualified, TournamentOver
+from tournaments.models import HOLDING, Entry, EntryStatus, Membership, TournamentStatus
 from tournaments.services.registration import tournament_lock
 from tournaments.services.results import team_forfeit_current
 
@@ -28,6 +28,8 @@ def entry_withdraw(*, tournament_id: int, user: User) -> Entry:
     entry = membership.entry
     if entry.status == EntryStatus.WITHDRAWN:
         return entry  # a retried DELETE
+    if entry.status not in HOLDING:  # disqualified: staff's word stands
+        raise TeamDisqualified()
     entry.status = EntryStatus.WITHDRAWN
     entry.left_at = clock.now()
     entry.save(update_fields=["status", "left_at"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
@@ -14,6 +15,8 @@ from core import clock
 from core.errors import InvalidField
 from games import engine
 from games.services import require_in_good_standing, require_seatable
+from moderation.models import ModerationKind
+from moderation.services.log import action_log
 from tournaments.errors import (
     AlreadyEntered,
     CannotPartnerSelf,
@@ -63,8 +66,51 @@ def may_see(tournament: Tournament, user: User | None, code: str | None = None) 
         return True
     return (
         Membership.objects.filter(tournament=tournament, user=user).exists()
-        or Entry.objects.filter(tournament=tournament, partner=user).exists()
+        or Entry.objects.filter(
+            tournament=tournament, partner=user, status=EntryStatus.INVITED
+        ).exists()
     )
+
+
+def settings_refusals(
+    *,
+    format: str,
+    ruleset: str,
+    capacity: int,
+    starts_at: datetime,
+    round_seconds: int,
+    swiss_rounds: int | None,
+    new: bool = True,
+) -> list[tuple[str, str]]:
+    """(field, why) for each setting a tournament may not have: the one check behind the API
+    and the admin alike."""
+    out: list[tuple[str, str]] = []
+    if format not in Format.values:
+        out.append(("format", str(_("Knockout or Swiss."))))
+    if ruleset not in engine.RULESETS:
+        out.append(("ruleset", str(_("No such ruleset."))))
+    if not 2 <= capacity <= CAPACITY_MAX:
+        out.append(("capacity", str(_("Between 2 and %(max)d teams.") % {"max": CAPACITY_MAX})))
+    if not ROUND_SECONDS_MIN <= round_seconds <= ROUND_SECONDS_MAX:
+        out.append(("round_seconds", str(_("Between five minutes and a fortnight."))))
+    if new and starts_at <= clock.now():
+        out.append(("starts_at", str(_("The start must be in the future."))))
+    if format == Format.SWISS and not (swiss_rounds and 1 <= swiss_rounds <= SWISS_ROUNDS_MAX):
+        out.append(("swiss_rounds", str(_("A Swiss tournament needs its number of rounds."))))
+    if format == Format.KNOCKOUT and swiss_rounds:
+        out.append(("swiss_rounds", str(_("Only a Swiss tournament has a number of rounds."))))
+    return out
+
+
+def _require_settings(**fields: Any) -> None:
+    refusals = settings_refusals(**fields)
+    if refusals:
+        field, why = refusals[0]
+        raise InvalidField(field, why)
+
+
+def may_create_public(user: User) -> bool:
+    return bool(user.is_staff and user.has_perm("tournaments.add_tournament"))
 
 
 @transaction.atomic
@@ -85,16 +131,18 @@ def tournament_create(
     """Staff create public tournaments; any player in good standing a private one, whose
     invite code its players share."""
     require_in_good_standing(creator)
-    if public and not creator.is_staff:
+    if public and not may_create_public(creator):
         raise PublicTournamentStaffOnly()
+    _require_settings(
+        format=format,
+        ruleset=ruleset,
+        capacity=capacity,
+        starts_at=starts_at,
+        round_seconds=round_seconds,
+        swiss_rounds=swiss_rounds,
+    )
     rules = engine.get_ruleset(ruleset)
-    if starts_at <= clock.now():
-        raise InvalidField("starts_at", _("The start must be in the future."))
-    if format == Format.SWISS and not swiss_rounds:
-        raise InvalidField("swiss_rounds", _("A Swiss tournament needs its number of rounds."))
-    if format == Format.KNOCKOUT and swiss_rounds:
-        raise InvalidField("swiss_rounds", _("Only a Swiss tournament has a number of rounds."))
-    return Tournament.objects.create(
+    tournament = Tournament.objects.create(
         name=name,
         format=format,
         ruleset=rules.name,
@@ -109,6 +157,22 @@ def tournament_create(
         created_by=creator,
         created_at=clock.now(),
     )
+    if public:  # a staff act: in the moderation log
+        action_log(
+            moderator=creator,
+            kind=ModerationKind.TOURNAMENT_CREATE,
+            reason="A public tournament.",
+            changes={"tournament": tournament.pk, "name": name},
+        )
+    return tournament
+
+
+def _require_visible(tournament_id: int, user: User, code: str | None = None) -> None:
+    """Checked before the row lock: a caller who may not see a tournament neither learns that
+    it exists nor waits on (or holds up) its lock."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not may_see(tournament, user, code):
+        raise TournamentNotFound()
 
 
 def _require_open(tournament: Tournament) -> None:
@@ -136,9 +200,8 @@ def entry_create(
 ) -> Entry:
     """``POST /tournaments/{id}/entries``: a team of two once ``partner`` accepts, or a solo
     entry paired by rating with another when registration closes."""
+    _require_visible(tournament_id, user, code)
     tournament = tournament_lock(tournament_id)
-    if not may_see(tournament, user, code):
-        raise TournamentNotFound()
     _require_open(tournament)
     require_seatable(user)
     if partner is not None and partner.pk == user.pk:
@@ -173,9 +236,13 @@ def entry_create(
 def entry_accept(*, tournament_id: int, entry_id: int, user: User) -> Entry:
     """``POST /tournaments/{id}/entries/{entry_id}/accept``: the partner named in an entry
     takes the second place of the team."""
+    # The partner named in this entry is answered about it (closed, lapsed) even once the
+    # invitation no longer shows them a private tournament.
+    if not Entry.objects.filter(pk=entry_id, tournament_id=tournament_id, partner=user).exists():
+        _require_visible(tournament_id, user)
     tournament = tournament_lock(tournament_id)
     entry = Entry.objects.select_for_update().filter(pk=entry_id, tournament=tournament).first()
-    if entry is None or not may_see(tournament, user):
+    if entry is None:
         raise EntryNotFound()
     if entry.partner_id != user.pk:
         raise NotYourInvitation()

@@ -18,7 +18,15 @@ from core import clock, events
 from games.events import MatchFinished, TurnTimedOut
 from games.models import Actor, EndReason, Match, MatchStatus, Move
 from games.services import match_finish, match_lock
-from tournaments.models import Entry, Outcome, Pairing, RoundStatus, Tournament, TournamentRound
+from tournaments.models import (
+    Entry,
+    Outcome,
+    Pairing,
+    RoundStatus,
+    Tournament,
+    TournamentRound,
+    TournamentStatus,
+)
 from tournaments.services.rounds import advance_on_commit
 
 log = logging.getLogger(__name__)
@@ -37,6 +45,10 @@ def result_record(event: MatchFinished) -> None:
     )
     if row is None:
         return
+    if not Tournament.objects.filter(
+        pk=row.tournament_id, status=TournamentStatus.RUNNING
+    ).exists():
+        return  # cancelled: its aborted matches decide nothing
     assert row.team_b is not None
     score_a, score_b = Match.objects.values_list("score_team0", "score_team1").get(
         pk=event.match_id
@@ -44,6 +56,8 @@ def result_record(event: MatchFinished) -> None:
     winner_team = event.winner_team
     if winner_team is None:
         winner_team = _by_score(score_a, score_b, row.team_a, row.team_b)
+        row.outcome = row.outcome or Outcome.ADJUDICATED
+    elif event.end_reason == EndReason.ADJUDICATED:  # by a moderator, or a forced end below
         row.outcome = row.outcome or Outcome.ADJUDICATED
     row.winner = row.team_a if winner_team == 0 else row.team_b
     row.outcome = row.outcome or Outcome.PLAYED

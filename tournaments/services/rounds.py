@@ -169,6 +169,8 @@ def round_open(
         if a is None:
             a, b = b, None
         assert a is not None
+        if b is not None and tournament.format == Format.KNOCKOUT and (b.seed or 0) < (a.seed or 0):
+            a, b = b, a  # the better seed sits as team A (seats 0 and 2)
         row = Pairing(round=rnd, tournament=tournament, position=position, team_a=a, team_b=b)
         if b is None:
             # Round 1's missing teams are the bracket's byes (or Swiss's); later in a knockout
@@ -198,9 +200,9 @@ def round_open(
                     )
                 )
         row.save()
-    playing = Entry.objects.filter(tournament=tournament, status__in=PLAYING)
+    in_round = [e for e in entries.values() if e.status in PLAYING]
     events.emit(
-        TournamentRoundStarted(tournament_id=tournament.pk, round=number, user_ids=_users(playing))
+        TournamentRoundStarted(tournament_id=tournament.pk, round=number, user_ids=_users(in_round))
     )
     for event in ready:
         events.emit(event)
@@ -220,7 +222,7 @@ def _match_make(tournament: Tournament, a: Entry, b: Entry) -> Match | None:
                 visibility=Visibility.PUBLIC if tournament.public else Visibility.PRIVATE,
                 rated=True,
             )
-    except DomainError as exc:
+    except (DomainError, ValueError) as exc:  # ValueError: a player in both teams
         log.warning("tournament %s: no match for %s v %s: %s", tournament.pk, a.pk, b.pk, exc)
         return None
 
@@ -266,7 +268,9 @@ def _knockout_next(tournament: Tournament, rnd: TournamentRound) -> None:
         winners[row.position] = row.winner_id if row.winner.status in PLAYING else None
     if slots == 1:
         champion = Entry.objects.filter(pk=winners[0]).first() if winners[0] else None
-        tournament_end(tournament, winner=champion)
+        tournament_end(
+            tournament, winner=champion, note="" if champion else "no team left in the final"
+        )
         return
     pairs = [(winners[i], winners[i + 1]) for i in range(0, slots, 2)]
     round_open(tournament, rnd.number + 1, pairs)
@@ -318,9 +322,7 @@ def _swiss_next(tournament: Tournament, rnd: TournamentRound) -> None:
 
 def _swiss_finish(tournament: Tournament, table: list[pairing.Standing], note: str = "") -> None:
     eligible = set(
-        Entry.objects.filter(tournament=tournament)
-        .exclude(status=EntryStatus.DISQUALIFIED)
-        .values_list("pk", flat=True)
+        Entry.objects.filter(tournament=tournament, status__in=PLAYING).values_list("pk", flat=True)
     )
     top = next((s.team for s in table if s.team in eligible), None)
     tournament_end(
@@ -340,6 +342,9 @@ def tournament_end(
     tournament.end_note = note
     tournament.finished_at = clock.now()
     tournament.save()
+    TournamentRound.objects.filter(tournament=tournament, status=RoundStatus.RUNNING).update(
+        status=RoundStatus.FINISHED, finished_at=tournament.finished_at
+    )
     players = Entry.objects.filter(tournament=tournament).filter(
         Q(seed__isnull=False) | Q(status__in=PLAYING)
     )

@@ -3,6 +3,7 @@ disqualify or replace a team. Each writes its moderation log row in the same tra
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -10,14 +11,22 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from core import clock
-from core.errors import InvalidInput
+from core.errors import InvalidField, InvalidInput
 from games.models import MatchStatus
 from games.services import match_finish, match_lock, require_seatable
 from moderation.models import ModerationKind
 from moderation.services.log import action_log, require_reason
 from tournaments.errors import AlreadyEntered, EntryNotFound, TournamentOver
-from tournaments.models import Entry, EntryStatus, Membership, Pairing, Tournament, TournamentStatus
-from tournaments.services.registration import tournament_lock
+from tournaments.models import (
+    HOLDING,
+    Entry,
+    EntryStatus,
+    Membership,
+    Pairing,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.services.registration import settings_refusals, tournament_lock
 from tournaments.services.results import team_forfeit_current
 from tournaments.services.rounds import tournament_end
 
@@ -55,6 +64,19 @@ def tournament_edit(
         if before != value:
             changes[name] = [before, value]
             setattr(tournament, name, value)
+    refusals = settings_refusals(
+        format=tournament.format,
+        ruleset=tournament.ruleset,
+        capacity=tournament.capacity,
+        starts_at=tournament.starts_at,
+        round_seconds=tournament.round_seconds,
+        swiss_rounds=tournament.swiss_rounds,
+        new="starts_at" in changes,
+    )
+    if refusals:
+        raise InvalidField(*refusals[0])
+    if not tournament.public and not tournament.invite_code:
+        tournament.invite_code = secrets.token_urlsafe(9)  # made private: its code
     tournament.save()
     action_log(
         moderator=moderator,
@@ -123,9 +145,8 @@ def team_disqualify(*, moderator: User, tournament_id: int, entry_id: int, reaso
     entry.status = EntryStatus.DISQUALIFIED
     entry.left_at = clock.now()
     entry.save(update_fields=["status", "left_at"])
-    if tournament.status == TournamentStatus.REGISTRATION:
-        Membership.objects.filter(entry=entry).delete()
-    else:
+    # The memberships stay: a disqualified player does not enter this tournament again.
+    if tournament.status == TournamentStatus.RUNNING:
         team_forfeit_current(tournament, entry)
     action_log(
         moderator=moderator,
@@ -154,10 +175,11 @@ def team_replace(
     if _over(tournament):
         raise TournamentOver()
     entry = _entry(tournament, entry_id)
-    if leaving.pk not in entry.members:
-        raise InvalidInput(_("That player is not in this team."))
+    held = Membership.objects.filter(tournament=tournament, user=leaving, entry=entry)
+    if entry.status not in HOLDING or not held.exists():
+        raise InvalidInput(_("That player does not hold a place in this team."))
     require_seatable(joining)
-    Membership.objects.filter(tournament=tournament, user=leaving).delete()
+    held.delete()
     try:
         with transaction.atomic():
             Membership.objects.create(tournament=tournament, user=joining, entry=entry)
