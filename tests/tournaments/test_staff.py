@@ -234,3 +234,63 @@ def test_the_admin_pages_render_for_a_moderator(
         "/admin/tournaments/pairing/",
     ):
         assert mod_client.get(url).status_code == 200, url
+
+
+def test_a_disqualified_team_can_neither_withdraw_nor_enter_again(
+    cup: TournamentDriver, moderator: Player
+) -> None:
+    from tests.support.api import API
+
+    tournament = cup.create(moderator)
+    a, b = cup.team(tournament)
+    entry = Entry.objects.get(tournament=tournament, player=a.user)
+    staff_services.team_disqualify(
+        moderator=moderator.user, tournament_id=tournament.pk, entry_id=entry.pk, reason="cheat"
+    )
+    base = f"{API}/tournaments/{tournament.pk}"
+    answer = a.client.delete(f"{base}/entries/mine")
+    assert answer.status_code == 409 and answer.json()["code"] == "team_disqualified"
+    again = b.client.post(f"{base}/entries", {}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "already_entered"
+    entry.refresh_from_db()
+    assert entry.status == EntryStatus.DISQUALIFIED
+
+
+def test_a_replacement_needs_the_leaving_players_place_in_that_team(
+    cup: TournamentDriver, moderator: Player
+) -> None:
+    from core.errors import InvalidInput
+
+    tournament = cup.create(moderator)
+    a, _ = cup.team(tournament)
+    c, _ = cup.team(tournament)
+    entry = Entry.objects.get(tournament=tournament, player=a.user)
+    with pytest.raises(InvalidInput):  # c plays in the other team
+        staff_services.team_replace(
+            moderator=moderator.user,
+            tournament_id=tournament.pk,
+            entry_id=entry.pk,
+            leaving=c.user,
+            joining=player_register().user,
+            reason="wrong team",
+        )
+    assert Membership.objects.filter(tournament=tournament, user=c.user).exists()
+
+
+def test_a_cancelled_tournaments_aborted_matches_decide_nothing(
+    cup: TournamentDriver, moderator: Player
+) -> None:
+    tournament = cup.create(moderator)
+    for _ in range(2):
+        cup.team(tournament)
+    cup.start(tournament)
+    cup.do(
+        staff_services.tournament_cancel,
+        moderator=moderator.user,
+        tournament_id=tournament.pk,
+        reason="storm",
+    )
+    row = Pairing.objects.get(tournament=tournament)
+    assert row.winner_id is None and row.outcome == ""
+    assert Match.objects.get(pk=row.match_id).status == MatchStatus.ABORTED
+    assert not tournament.rounds.filter(status="running").exists()
