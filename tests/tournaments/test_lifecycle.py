@@ -11,6 +11,7 @@ from tests.support.tournaments import TournamentDriver
 from tournaments.models import (
     Entry,
     EntryStatus,
+    Membership,
     Outcome,
     Pairing,
     Tournament,
@@ -211,3 +212,23 @@ def test_a_player_missing_their_first_turn_forfeits_for_the_team(
     assert row.winner_id != losing
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED  # a final of two teams
+
+
+def test_a_deleted_account_withdraws_its_team(cup: TournamentDriver, staff: Player) -> None:
+    from tests.support.api import API
+    from tests.support.players import PASSWORD, player_register
+    from tournaments.services.registration import entry_create
+
+    tournament = cup.create(staff)
+    a, b = cup.team(tournament)
+    inviter, invitee = player_register(), player_register()
+    cup.do(entry_create, tournament_id=tournament.pk, user=inviter.user, partner=invitee.user)
+    for leaving in (b, invitee):
+        with cup.committed():
+            answer = leaving.client.delete(f"{API}/me", {"password": PASSWORD}, format="json")
+        assert answer.status_code == 204
+    entry = Entry.objects.get(tournament=tournament, player=a.user)
+    assert entry.status == EntryStatus.WITHDRAWN
+    invitation = Entry.objects.get(tournament=tournament, player=inviter.user)
+    assert invitation.status == EntryStatus.LAPSED
+    assert not Membership.objects.filter(tournament=tournament, user=b.user).exists()
