@@ -302,8 +302,13 @@ class TournamentsView(APIView):
         responses={
             201: TournamentSerializer,
             **docs.errors(
-                (400, "Invalid body: a start in the past, rounds for a knockout (`invalid`)."),
+                (400, "Invalid body (`invalid`, `unknown_field`)."),
                 (403, "Only staff create public tournaments (`public_tournament_staff_only`)."),
+                (
+                    422,
+                    "A setting the tournament cannot have: a start in the past, Swiss without "
+                    "its rounds, rounds for a knockout (`setting_refused`, naming the field).",
+                ),
                 base=docs.AUTH_ERRORS,
             ),
         },

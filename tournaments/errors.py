@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.errors import Conflict, DomainError, FieldRefused, NotFound
+from core.errors import Conflict, DomainError, FieldRefused, NotFound, Refused
 
 
 class TournamentNotFound(NotFound):
@@ -77,3 +77,14 @@ class TournamentOver(Conflict):
 class TeamDisqualified(Conflict):
     code = "team_disqualified"
     default_detail = _("Your team was disqualified from this tournament.")
+
+
+class SettingRefused(Refused):
+    """A tournament setting the schema allows but the tournament cannot have (a start in the
+    past, Swiss without its rounds), named in ``errors`` as a 400 names its fields."""
+
+    code = "setting_refused"
+    default_detail = _("This tournament cannot have that setting.")
+
+    def __init__(self, field: str, detail: str) -> None:
+        super().__init__(detail, errors=[{"field": field, "code": self.code, "detail": detail}])

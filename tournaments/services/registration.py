@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from core import clock
-from core.errors import InvalidField
 from games import engine
 from games.services import require_in_good_standing, require_seatable
 from moderation.models import ModerationKind
@@ -26,6 +25,7 @@ from tournaments.errors import (
     PartnerEntered,
     PublicTournamentStaffOnly,
     RegistrationClosed,
+    SettingRefused,
     TournamentFull,
     TournamentNotFound,
     TournamentOver,
@@ -105,8 +105,7 @@ def settings_refusals(
 def _require_settings(**fields: Any) -> None:
     refusals = settings_refusals(**fields)
     if refusals:
-        field, why = refusals[0]
-        raise InvalidField(field, why)
+        raise SettingRefused(*refusals[0])
 
 
 def may_create_public(user: User) -> bool:

@@ -11,12 +11,12 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from core import clock
-from core.errors import InvalidField, InvalidInput
+from core.errors import InvalidInput
 from games.models import MatchStatus
 from games.services import match_finish, match_lock, require_seatable
 from moderation.models import ModerationKind
 from moderation.services.log import action_log, require_reason
-from tournaments.errors import AlreadyEntered, EntryNotFound, TournamentOver
+from tournaments.errors import AlreadyEntered, EntryNotFound, SettingRefused, TournamentOver
 from tournaments.models import (
     HOLDING,
     Entry,
@@ -74,7 +74,7 @@ def tournament_edit(
         new="starts_at" in changes,
     )
     if refusals:
-        raise InvalidField(*refusals[0])
+        raise SettingRefused(*refusals[0])
     if not tournament.public and not tournament.invite_code:
         tournament.invite_code = secrets.token_urlsafe(9)  # made private: its code
     tournament.save()
