@@ -15,35 +15,16 @@ only the sweep plays. Prints figures, asserts none.
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 import time
 from datetime import timedelta
 from typing import TYPE_CHECKING
+
+from bench.scratch_db import scratch_django
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
 
     from games.models import Match
-
-
-def _setup(database_url: str | None) -> None:
-    if database_url:
-        os.environ["DATABASE_URL"] = database_url
-    else:
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["BALOOT_VAR_DIR"] = tempfile.mkdtemp(prefix="bench-sweep-")
-    os.environ["CELERY_BROKER_URL"] = "memory://"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    if database_url:
-        call_command("flush", "--noinput", verbosity=0)
-    call_command("migrate", "--noinput", verbosity=0)
 
 
 def _seed(active: int, due: int) -> None:
@@ -98,7 +79,7 @@ def main() -> None:
     parser.add_argument("--due", type=int, default=100)
     parser.add_argument("--database-url", default=None)
     args = parser.parse_args()
-    _setup(args.database_url)
+    scratch_django(args.database_url, "bench-sweep-")
     from games.models import Match
     from games.tasks import sweep_deadlines
 

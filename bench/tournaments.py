@@ -16,29 +16,10 @@ PostgreSQL database to use instead (it is emptied first). Prints figures, assert
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 import time
 from datetime import timedelta
 
-
-def _setup(database_url: str | None) -> None:
-    if database_url:
-        os.environ["DATABASE_URL"] = database_url
-    else:
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["BALOOT_VAR_DIR"] = tempfile.mkdtemp(prefix="bench-tournaments-")
-    os.environ["CELERY_BROKER_URL"] = "memory://"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baloot_site.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    if database_url:
-        call_command("flush", "--noinput", verbosity=0)
-    call_command("migrate", "--noinput", verbosity=0)
+from bench.scratch_db import scratch_django
 
 
 def _whole(match_id: int) -> bool:
@@ -114,12 +95,11 @@ def run(fmt: str, teams: int, target: int, swiss_rounds: int | None) -> None:
         f"{fmt}, {teams} teams, target {target}: {tournament.status}, "
         f"{tournament.current_round} rounds, {len(played)} matches, {moves} moves, {elapsed:.0f} s"
     )
+    last = tournament.current_round
+    labels = {0: "start"} | {n: f"r{n}→r{n + 1}" for n in range(1, last)} | {last: f"r{last}→end"}
     print(
         "  advance per round (s): "
-        + ", ".join(
-            f"r{n}→{n + 1} {s:.2f}" if n else f"start {s:.2f}"
-            for n, s in sorted(times.advance.items())
-        )
+        + ", ".join(f"{labels[n]} {s:.2f}" for n, s in sorted(times.advance.items()))
     )
     print(f"  slowest round close after its last result: {max(lags.values()):.3f} s")
     print(f"  match logs whole: {whole} of {len(played)}")
@@ -136,7 +116,7 @@ def main() -> None:
         "--formats", default="knockout,swiss", help="which to run (one process each on 2 cores)"
     )
     args = parser.parse_args()
-    _setup(args.database_url)
+    scratch_django(args.database_url, "bench-tournaments-")
     from games.services.scheduling import scheduler_register
 
     scheduler_register(lambda *args: None)  # the bench plays every turn itself
