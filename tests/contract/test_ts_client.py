@@ -198,8 +198,8 @@ def test_the_stream_types_cover_every_message_of_the_asyncapi_document(ts_build:
     assert (
         "export type Match = MoveMessage | RevealMessage | ViewMessage | ChatMessage;" in generated
     )
-    # And the player stream's: inbox events and friends' presence.
-    assert "export type Me = InboxMessage | PresenceMessage;" in generated
+    # And the player stream's: inbox events, friends' presence and tournament events.
+    assert "export type Me = InboxMessage | PresenceMessage | TournamentMessage;" in generated
 
 
 @pytest.mark.django_db(transaction=True)

@@ -347,6 +347,7 @@ def api_paths(match_id: int) -> list[str]:
         "username": "player1",
         "ruleset": "gamerules",
         "provider": "google",
+        "entry_id": "1",
     }
     out = set()
     for route in _routes(get_resolver().url_patterns):
