@@ -78,16 +78,23 @@ class EditForm(ModelForm):
 
 
 class ReplaceForm(ReasonForm):
+    """One player of the team, or both (the whole team replaced by another pair)."""
+
     leaving = forms.CharField(label=_("Player leaving (username)"))
     joining = forms.CharField(label=_("Player joining (username)"))
-    field_order = ["leaving", "joining", "reason"]
+    leaving_2 = forms.CharField(label=_("Second player leaving (username)"), required=False)
+    joining_2 = forms.CharField(label=_("Second player joining (username)"), required=False)
+    field_order = ["leaving", "joining", "leaving_2", "joining_2", "reason"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        for name in ("leaving", "joining"):
-            user = User.objects.filter(
-                username__iexact=data.get(name, ""), deleted_at__isnull=True
-            ).first()
+        if bool(data.get("leaving_2")) != bool(data.get("joining_2")):
+            self.add_error("joining_2", _("Name both players of the second swap, or neither."))
+        for name in ("leaving", "joining", "leaving_2", "joining_2"):
+            if not data.get(name):
+                data[name] = None
+                continue
+            user = User.objects.filter(username__iexact=data[name], deleted_at__isnull=True).first()
             if user is None:
                 self.add_error(name, _("No player has that username."))
             data[name] = user
@@ -110,12 +117,14 @@ def _disqualify(user: User, entry: Entry, data: dict[str, Any]) -> Any:
 
 
 def _replace(user: User, entry: Entry, data: dict[str, Any]) -> Any:
+    swaps = [(data["leaving"], data["joining"])]
+    if data.get("leaving_2"):
+        swaps.append((data["leaving_2"], data["joining_2"]))
     return staff.team_replace(
         moderator=user,
         tournament_id=entry.tournament_id,
         entry_id=entry.pk,
-        leaving=data["leaving"],
-        joining=data["joining"],
+        swaps=swaps,
         reason=data["reason"],
     )
 

@@ -270,8 +270,7 @@ def test_a_replacement_needs_the_leaving_players_place_in_that_team(
             moderator=moderator.user,
             tournament_id=tournament.pk,
             entry_id=entry.pk,
-            leaving=c.user,
-            joining=player_register().user,
+            swaps=[(c.user, player_register().user)],
             reason="wrong team",
         )
     assert Membership.objects.filter(tournament=tournament, user=c.user).exists()
@@ -294,3 +293,33 @@ def test_a_cancelled_tournaments_aborted_matches_decide_nothing(
     assert row.winner_id is None and row.outcome == ""
     assert row.match is not None and row.match.status == MatchStatus.ABORTED
     assert not tournament.rounds.filter(status="running").exists()
+
+
+def test_a_whole_team_is_replaced_by_another_pair(
+    cup: TournamentDriver, moderator: Player, mod_client: Client
+) -> None:
+    tournament = cup.create(moderator)
+    a, b = cup.team(tournament)
+    x, y = player_register(), player_register()
+    entry = Entry.objects.get(tournament=tournament, player=a.user)
+    response = _action(
+        mod_client,
+        "/admin/tournaments/entry/",
+        "replace_player",
+        [entry.pk],
+        leaving=a.user.username,
+        joining=x.user.username,
+        leaving_2=b.user.username,
+        joining_2=y.user.username,
+        reason="the team could not travel",
+    )
+    assert response.status_code == 302
+    entry.refresh_from_db()
+    assert (entry.player_id, entry.partner_id) == (x.id, y.id)
+    assert set(
+        Membership.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    ) == {
+        x.id,
+        y.id,
+    }
+    assert ModerationAction.objects.filter(kind="team_replace").count() == 2

@@ -164,41 +164,44 @@ def team_replace(
     moderator: User,
     tournament_id: int,
     entry_id: int,
-    leaving: User,
-    joining: User,
+    swaps: list[tuple[User, User]],
     reason: str,
 ) -> Entry:
-    """``joining`` takes ``leaving``'s place in the team, from its next match (a match in play
-    keeps its players)."""
+    """Each (leaving, joining) pair: ``joining`` takes ``leaving``'s place in the team, from
+    its next match (a match in play keeps its players). Both players swapped replace the team
+    with another pair; all or none of the swaps happen."""
     reason = require_reason(reason)
     tournament = tournament_lock(tournament_id)
     if _over(tournament):
         raise TournamentOver()
     entry = _entry(tournament, entry_id)
-    held = Membership.objects.filter(tournament=tournament, user=leaving, entry=entry)
-    if entry.status not in HOLDING or not held.exists():
+    if entry.status not in HOLDING:
         raise InvalidInput(_("That player does not hold a place in this team."))
-    require_seatable(joining)
-    held.delete()
-    try:
-        with transaction.atomic():
-            Membership.objects.create(tournament=tournament, user=joining, entry=entry)
-    except IntegrityError:
-        raise AlreadyEntered() from None
-    if entry.player_id == leaving.pk:
-        entry.player = joining
-    else:
-        entry.partner = joining
+    for leaving, joining in swaps:
+        held = Membership.objects.filter(tournament=tournament, user=leaving, entry=entry)
+        if not held.exists():
+            raise InvalidInput(_("That player does not hold a place in this team."))
+        require_seatable(joining)
+        held.delete()
+        try:
+            with transaction.atomic():
+                Membership.objects.create(tournament=tournament, user=joining, entry=entry)
+        except IntegrityError:
+            raise AlreadyEntered() from None
+        if entry.player_id == leaving.pk:
+            entry.player = joining
+        else:
+            entry.partner = joining
+        action_log(
+            moderator=moderator,
+            kind=ModerationKind.TEAM_REPLACE,
+            reason=reason,
+            target_user=leaving,
+            changes={
+                "tournament": tournament.pk,
+                "entry": entry.pk,
+                "player": [leaving.username, joining.username],
+            },
+        )
     entry.save(update_fields=["player", "partner"])
-    action_log(
-        moderator=moderator,
-        kind=ModerationKind.TEAM_REPLACE,
-        reason=reason,
-        target_user=leaving,
-        changes={
-            "tournament": tournament.pk,
-            "entry": entry.pk,
-            "player": [leaving.username, joining.username],
-        },
-    )
     return entry
