@@ -18,7 +18,7 @@ from accounts.authentication import request_user
 from accounts.models import User
 from core import docs
 from core.errors import InvalidField
-from core.parsing import refuse_body, validated_body
+from core.parsing import ascii_integer, refuse_body, validated_body
 from core.serializers import StrictBooleanField, StrictCharField, StrictRequestSerializer
 from games import engine
 from games.api.schema_enums import RULESETS
@@ -40,11 +40,9 @@ LIST_LIMIT = 100
 
 
 def _pk(value: str, missing: type[Exception]) -> int:
-    try:
-        pk = int(value)
-    except (TypeError, ValueError):
-        raise missing() from None
-    if pk <= 0 or pk > 2**62:
+    """A path's id: ASCII digits naming a positive id, else the same 404 as a missing row."""
+    pk = ascii_integer(value)
+    if pk is None or pk <= 0 or pk > 2**62:
         raise missing()
     return pk
 

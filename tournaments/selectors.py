@@ -21,6 +21,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.services.registration import teams_counted
+from tournaments.services.rounds import results_of
 
 # ``GET /tournaments?status=``: what each filter lists.
 STATUS_FILTERS = {
@@ -145,20 +146,8 @@ def _listed_teams(tournament: Tournament) -> int:
 
 def standings_json(tournament: Tournament) -> dict[str, Any]:
     seeds = list(_entries(tournament).filter(seed__isnull=False).order_by("seed"))
-    results = [
-        pairing.Result(
-            a=row.team_a_id,
-            b=row.team_b_id,
-            winner=row.winner_id,
-            score_a=row.score_a,
-            score_b=row.score_b,
-        )
-        for row in Pairing.objects.filter(tournament=tournament, winner__isnull=False).order_by(
-            "round__number", "position"
-        )
-        if row.winner_id is not None
-    ]
-    table = pairing.standings([e.pk for e in seeds], results)
+    # The same results and order the Swiss pairs by (``rounds.results_of``).
+    table = pairing.standings([e.pk for e in seeds], results_of(tournament))
     by_id = {e.pk: e for e in seeds}
     eliminated: dict[int, int] = {}
     if tournament.format == Format.KNOCKOUT:

@@ -76,6 +76,7 @@ def test_staff_create_public_tournaments_and_players_private_ones(
     seen = stranger.client.get(f"{URL}/{private.json()['id']}?code={code}")
     assert seen.status_code == 200 and seen.json()["invite_code"] is None
     _problem(anon.get(f"{URL}/nope"), 404, "tournament_not_found")
+    _problem(anon.get(f"{URL}/\u0661"), 404, "tournament_not_found")  # an Arabic-Indic 1
     _problem(anon.get(f"{URL}?status=soon"), 400, "invalid")
 
 
