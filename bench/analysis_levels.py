@@ -22,7 +22,7 @@ from games.engine.bots import BOT_LEVELS, HardConfig, NormalConfig, choose_move
 from games.engine.selfplay import play_match
 
 # The hard bot's self-play on a fixed number of deals (deterministic, and fast enough for a
-# bench); the analysis uses its own (``analysis.PLAY_SAMPLES``).
+# bench); the analysis uses its own (``analysis.play_samples_for``).
 HARD_PLAY = HardConfig(samples=16, bid_samples=16, double_samples=16)
 # The normal bot's too: its production budget is wall-clock, which a loaded machine changes.
 NORMAL_PLAY = NormalConfig(samples=32)
@@ -35,7 +35,7 @@ def level_losses(
     *,
     target: int | None = None,
     hard_play: HardConfig = HARD_PLAY,
-    play_samples: int = analysis.PLAY_SAMPLES,
+    play_samples: int | None = None,
     bid_samples: int = analysis.BID_SAMPLES,
 ) -> tuple[list[float], dict[str, float]]:
     """Each round's mean loss per decision when ``level`` plays every seat of the matches of

@@ -35,12 +35,13 @@ def analysis_open(event: MatchFinished) -> MatchAnalysis | None:
     has moves to analyse. The caller schedules ``analysis_make`` once that commits."""
     if not Move.objects.filter(match_id=event.match_id).exists():
         return None  # aborted before a move: nothing to analyse
+    ruleset = Match.objects.values_list("ruleset", flat=True).get(pk=event.match_id)
     row, _ = MatchAnalysis.objects.get_or_create(
         match_id=event.match_id,
         defaults={
             "seed": analysis_seed(event.match_id),
             "created_at": clock.now(),
-            "play_samples": analysis.PLAY_SAMPLES,
+            "play_samples": analysis.play_samples_for(engine.get_ruleset(ruleset)),
             "bid_samples": analysis.BID_SAMPLES,
         },
     )

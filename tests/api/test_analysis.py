@@ -18,7 +18,7 @@ from games import tasks as game_tasks
 from games.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus, Move
 from live import relay
 from moderation import services as moderation
-from tests.support.api import API, assert_problem, bid_hokum_round, match_url
+from tests.support.api import API, assert_problem, bid_hokum_round, match_url, play, to_act
 from tests.support.clock import FakeClock
 from tests.support.players import Player
 from tests.support.tasks import TaskRecorder
@@ -87,6 +87,21 @@ def test_the_task_fills_it_in_and_the_seated_hear_it(
     assert heard == {("analysis_ready", p.id) for p in players}
     # Done once: a redelivered task changes nothing.
     assert game_tasks.analyse_match(match_id) is False
+
+
+def test_a_saudi_match_is_analysed_on_more_deals_a_card(
+    table: Table, commit: Callable[..., Any]
+) -> None:
+    # In saudi the search shows an edge over the normal bot only on more deals a card than
+    # in gamerules (bench/RESULTS.md "In saudi"): the analysis opens with saudi's count
+    # (a gamerules match's is 16: the test above).
+    view, players = table(ruleset="saudi")
+    play(players, view["id"], to_act(view["id"]), {"type": "bid", "call": "pass"})
+    with commit():
+        response = players[0].client.post(match_url(view["id"], "/resign"), format="json")
+    assert response.status_code == 200, response.content
+    row = MatchAnalysis.objects.get(match_id=view["id"])
+    assert (row.play_samples, row.bid_samples) == (64, 32)
 
 
 def test_the_same_match_analysed_again_gives_the_same_figures(
