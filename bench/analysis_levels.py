@@ -20,6 +20,7 @@ import time
 from games.engine import analysis, get_ruleset
 from games.engine.bots import BOT_LEVELS, HardConfig, NormalConfig, choose_move
 from games.engine.selfplay import play_match
+from moderation import fairplay
 
 # The hard bot's self-play on a fixed number of deals (deterministic, and fast enough for a
 # bench); the analysis uses its own (``analysis.play_samples_for``).
@@ -51,6 +52,7 @@ def level_losses(
     decisions = 0
     accuracy = 0.0
     analysis_seconds = 0.0
+    late_best = late_cards = 0
     for seed in seeds:
         state = play_match(random.Random(seed), [bot] * 4, ruleset=ruleset, target=target)
         rounds = [(log.deck, log.actions) for log in state.history]
@@ -72,10 +74,16 @@ def level_losses(
                 per_round.append(statistics.fmean(losses))
         decisions += len(found)
         accuracy += sum(d.accuracy for d in found)
+        # What the engine-help signal reads (moderation.fairplay): how honest play at this
+        # level sits against its baseline in this ruleset.
+        best, cards = fairplay.engine_help_counts((d.loss, d.trick) for d in found)
+        late_best += best
+        late_cards += cards
     return per_round, {
         "decisions": decisions,
         "accuracy": 100 * accuracy / decisions,
         "ms_per_decision": 1000 * analysis_seconds / decisions,
+        "late_best": late_best / late_cards if late_cards else float("nan"),
     }
 
 
@@ -94,6 +102,12 @@ def main() -> None:
         "--hard-samples", type=int, default=16, help="deals a card for the hard bot's play"
     )
     parser.add_argument("--levels", default=",".join(BOT_LEVELS), help="comma-separated")
+    parser.add_argument(
+        "--analysis-samples",
+        type=int,
+        default=None,
+        help="deals a card for the analysis (default: the ruleset's, analysis.play_samples_for)",
+    )
     args = parser.parse_args()
     hard_play = HardConfig(
         samples=args.hard_samples, bid_samples=args.hard_samples, double_samples=args.hard_samples
@@ -101,15 +115,20 @@ def main() -> None:
     seeds = [args.seed + i for i in range(args.matches)]
     print(f"analysis of self-play, {args.ruleset}, {args.matches} matches per level (same decks)")
     print("mean loss per decision, 95% CI over rounds; accuracy and analysis cost per decision")
-    print(f"the hard bot plays on {args.hard_samples} deals a card")
-    header = ("level", "decisions", "mean loss", "95% CI", "accuracy", "ms/dec")
-    print("{:8} {:>9} {:>9} {:>16} {:>8} {:>7}".format(*header))
+    analysed_on = args.analysis_samples or analysis.play_samples_for(get_ruleset(args.ruleset))
+    print(f"the hard bot plays on {args.hard_samples} deals a card; analysed on {analysed_on}")
+    print("late best: the share of cards from trick 5 that were the analyst's best (engine help)")
+    header = ("level", "decisions", "mean loss", "95% CI", "accuracy", "ms/dec", "late best")
+    print("{:8} {:>9} {:>9} {:>16} {:>8} {:>7} {:>9}".format(*header))
     for level in args.levels.split(","):
-        per_round, facts = level_losses(level, seeds, args.ruleset, hard_play=hard_play)
+        per_round, facts = level_losses(
+            level, seeds, args.ruleset, hard_play=hard_play, play_samples=args.analysis_samples
+        )
         mean, low, high = interval(per_round)
         print(
             f"{level:8} {facts['decisions']:>9} {mean:>9.2f} {f'{low:.2f} .. {high:.2f}':>16} "
-            f"{facts['accuracy']:>7.1f}% {facts['ms_per_decision']:>7.1f}"
+            f"{facts['accuracy']:>7.1f}% {facts['ms_per_decision']:>7.1f} "
+            f"{facts['late_best']:>9.3f}"
         )
 
 
