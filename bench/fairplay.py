@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.fairplay_sim import ENGINE_SAMPLES, SeatRecord, play_and_analyse
+from games.engine.rulesets import RULESETS
 from moderation import fairplay
 
 LEVELS = ("easy", "normal", "hard")
@@ -59,15 +60,20 @@ def table(kind: str, seed: int) -> list[str]:
     return ["engine", rng.choice(easier), rng.choice(easier), rng.choice(easier)]
 
 
-def _simulate(job: tuple[str, int, int]) -> tuple[str, int, list[SeatRecord]]:
-    kind, seed, engine_samples = job
-    return kind, seed, play_and_analyse(seed, table(kind, seed), engine_samples=engine_samples)
+def _simulate(job: tuple[str, int, int, str]) -> tuple[str, int, list[SeatRecord]]:
+    kind, seed, engine_samples, ruleset = job
+    seats = table(kind, seed)
+    return kind, seed, play_and_analyse(seed, seats, ruleset, engine_samples=engine_samples)
 
 
-def pool(kind: str, count: int, workers: int, engine_samples: int) -> list[list[SeatRecord]]:
+def pool(
+    kind: str, count: int, workers: int, engine_samples: int, ruleset: str = "gamerules"
+) -> list[list[SeatRecord]]:
     """``count`` matches of population ``kind`` (each its four seats), played as needed."""
     STORE.mkdir(parents=True, exist_ok=True)
     name = f"engine-{engine_samples}" if kind == "engine" else kind
+    if ruleset != "gamerules":  # gamerules keeps the stores' first names
+        name = f"{ruleset}-{name}"
     path = STORE / f"{name}.jsonl"
     have: dict[int, list[SeatRecord]] = {}
     if path.exists():
@@ -79,7 +85,7 @@ def pool(kind: str, count: int, workers: int, engine_samples: int) -> list[list[
             ]
             have[row["match"]] = seats
     wanted = [SEEDS[kind] + i for i in range(count)]
-    missing = [(kind, s, engine_samples) for s in wanted if s not in have]
+    missing = [(kind, s, engine_samples, ruleset) for s in wanted if s not in have]
     if missing:
         started = time.perf_counter()
         with ProcessPoolExecutor(workers) as executor, path.open("a") as out:
@@ -184,15 +190,16 @@ def main() -> None:
         "--engine-samples", type=int, default=ENGINE_SAMPLES, help="the posing hard bot's deals"
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--ruleset", choices=sorted(RULESETS), default="gamerules")
     args = parser.parse_args()
     conf = _settings()
     rng = random.Random(args.seed)
     shared, engine = signals(conf)
 
-    print("fair-play signals on simulated populations (gamerules)")
-    honest = pool("honest", args.honest, args.workers, args.engine_samples)
-    peek = pool("peek", args.cheats, args.workers, args.engine_samples)
-    hard = pool("engine", args.cheats, args.workers, args.engine_samples)
+    print(f"fair-play signals on simulated populations ({args.ruleset})")
+    honest = pool("honest", args.honest, args.workers, args.engine_samples, args.ruleset)
+    peek = pool("peek", args.cheats, args.workers, args.engine_samples, args.ruleset)
+    hard = pool("engine", args.cheats, args.workers, args.engine_samples, args.ruleset)
     # Per level, each honest seat's decisions in one match.
     by_level = {
         level: [r.decisions for m in honest for r in m if r.kind == level] for level in LEVELS
