@@ -40,6 +40,14 @@ def _action(client: Client, url: str, action: str, ids: list[int], **fields: Any
     )
 
 
+def _replace(client: Client, entry: Entry, reason: str, **names: str) -> Any:
+    """The admin's replace action on ``entry`` (``leaving``/``joining``, and ``_2`` for a
+    second swap)."""
+    return _action(
+        client, "/admin/tournaments/entry/", "replace_player", [entry.pk], reason=reason, **names
+    )
+
+
 def test_a_moderator_creates_a_tournament_in_the_admin(
     cup: TournamentDriver, mod_client: Client, moderator: Player
 ) -> None:
@@ -180,14 +188,12 @@ def test_a_replaced_player_leaves_the_team_for_the_next_match(
     a, b = cup.team(tournament)
     newcomer = player_register()
     entry = Entry.objects.get(tournament=tournament, player=a.user)
-    response = _action(
+    response = _replace(
         mod_client,
-        "/admin/tournaments/entry/",
-        "replace_player",
-        [entry.pk],
+        entry,
+        "b is travelling",
         leaving=b.user.username,
         joining=newcomer.user.username,
-        reason="b is travelling",
     )
     assert response.status_code == 302
     entry.refresh_from_db()
@@ -276,6 +282,31 @@ def test_a_replacement_needs_the_leaving_players_place_in_that_team(
     assert Membership.objects.filter(tournament=tournament, user=c.user).exists()
 
 
+def test_a_team_replacement_is_all_or_none(cup: TournamentDriver, moderator: Player) -> None:
+    from core.errors import InvalidInput
+
+    tournament = cup.create(moderator)
+    a, b = cup.team(tournament)
+    c, _ = cup.team(tournament)
+    x = player_register()
+    entry = Entry.objects.get(tournament=tournament, player=a.user)
+    with pytest.raises(InvalidInput):  # the first swap is good, the second names c
+        staff_services.team_replace(
+            moderator=moderator.user,
+            tournament_id=tournament.pk,
+            entry_id=entry.pk,
+            swaps=[(a.user, x.user), (c.user, player_register().user)],
+            reason="half a team",
+        )
+    entry.refresh_from_db()
+    assert (entry.player_id, entry.partner_id) == (a.id, b.id)
+    assert set(Membership.objects.filter(entry=entry).values_list("user_id", flat=True)) == {
+        a.id,
+        b.id,
+    }
+    assert not ModerationAction.objects.filter(kind="team_replace").exists()
+
+
 def test_a_cancelled_tournaments_aborted_matches_decide_nothing(
     cup: TournamentDriver, moderator: Player
 ) -> None:
@@ -302,16 +333,14 @@ def test_a_whole_team_is_replaced_by_another_pair(
     a, b = cup.team(tournament)
     x, y = player_register(), player_register()
     entry = Entry.objects.get(tournament=tournament, player=a.user)
-    response = _action(
+    response = _replace(
         mod_client,
-        "/admin/tournaments/entry/",
-        "replace_player",
-        [entry.pk],
+        entry,
+        "the team could not travel",
         leaving=a.user.username,
         joining=x.user.username,
         leaving_2=b.user.username,
         joining_2=y.user.username,
-        reason="the team could not travel",
     )
     assert response.status_code == 302
     entry.refresh_from_db()
